@@ -1,0 +1,165 @@
+"""Heads-up Limit Texas Hold'em with the NFSP paper's 288-dim encoding.
+
+Heinrich & Silver 2016, sec. 4.2; Heinrich's thesis sec. 6.5. The dynamics and
+payoffs are OpenSpiel's C++ `universal_poker` configured as the ACPC heads-up
+limit game (`UNIVERSAL_POKER_LHE` below: blinds 10/5 with player 0 the big
+blind, bets of 10 preflop and on the flop and 20 on the turn and river, at most
+3 raises preflop and 4 after, the small blind first preflop and the big blind
+first afterwards; payoffs in chips, so a big blind is 10). Each state wraps a
+`universal_poker` state: legal actions, chance outcomes (card ids
+`rank * 4 + suit`), returns and information-state strings are exactly its own,
+and only the tensor is computed here, incrementally as actions are applied.
+
+Information-state tensor (length 288), for the observing player:
+
+  [0, 52)       round 1 cards: the player's two hole cards (2-of-52)
+  [52, 104)     round 2 cards: the flop (3-of-52)
+  [104, 156)    round 3 cards: the turn (1-of-52)
+  [156, 208)    round 4 cards: the river (1-of-52)
+  [208, 288)    betting one-hot [player 0..1][round 0..3][raises so far in the
+                round 0..4][call, raise]: 2 * 4 * 5 * 2 = 80
+
+Card index c within a block is the card id (ranks "23456789TJQKA" times suits
+"cdhs"). A fold ends the game and has no slot. Blinds are not raises.
+"""
+
+import pyspiel
+
+from nfsp_spiel.games import observation
+
+UNIVERSAL_POKER_LHE = (
+    "universal_poker(betting=limit,numPlayers=2,numRounds=4,blind=10 5,"
+    "firstPlayer=2 1 1 1,numSuits=4,numRanks=13,numHoleCards=2,"
+    "numBoardCards=0 3 1 1,raiseSize=10 10 20 20,maxRaises=3 4 4 4,"
+    "bettingAbstraction=fcpa)")
+
+_NUM_ROUNDS, _MAX_RAISES, _CARDS = 4, 4, 52
+_BETTING_OFFSET = _NUM_ROUNDS * _CARDS                       # 208
+TENSOR_SIZE = _BETTING_OFFSET + observation.betting_size(_NUM_ROUNDS,
+                                                         _MAX_RAISES)  # 288
+# Chance cards dealt when each round's betting starts: 2 + 2 hole, 3, 1, 1.
+_ROUND_OF_DEALT = {4: 0, 7: 1, 8: 2, 9: 3}
+
+_GAME_TYPE = pyspiel.GameType(
+    short_name="nfsp_lhe",
+    long_name="Heads-up Limit Texas Hold'em (NFSP encoding)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=2,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=False,
+    provides_observation_tensor=False,
+    parameter_specification={},
+)
+
+RAISE = observation.RAISE
+
+
+class NfspLheGame(pyspiel.Game):
+  """Heads-up Limit Hold'em; see the module docstring."""
+
+  def __init__(self, params=None):
+    if params:
+      raise ValueError(f"nfsp_lhe: unknown parameter(s) {sorted(params)}; "
+                       "this game takes none (it is ACPC heads-up limit "
+                       "hold'em)")
+    self.universal_poker = pyspiel.load_game(UNIVERSAL_POKER_LHE)
+    up = self.universal_poker
+    super().__init__(
+        _GAME_TYPE,
+        pyspiel.GameInfo(
+            num_distinct_actions=up.num_distinct_actions(),
+            max_chance_outcomes=up.max_chance_outcomes(),
+            num_players=2,
+            min_utility=up.min_utility(),
+            max_utility=up.max_utility(),
+            utility_sum=0.0,
+            max_game_length=up.max_game_length()),
+        params or {})
+
+  def new_initial_state(self):
+    return NfspLheState(self)
+
+  def make_py_observer(self, iig_obs_type=None, params=None):
+    return observation.make_info_state_observer("nfsp_lhe", TENSOR_SIZE,
+                                                iig_obs_type, params)
+
+
+class _Inner:
+  """Holds the wrapped C++ state; deep copies clone it (1 us, not a pickle)."""
+  __slots__ = ("state",)
+
+  def __init__(self, state):
+    self.state = state
+
+  def __deepcopy__(self, memo):
+    return _Inner(self.state.clone())
+
+
+class NfspLheState(pyspiel.State):
+  """A `universal_poker` state plus the incremental 288-dim encoding."""
+
+  def __init__(self, game):
+    super().__init__(game)
+    self._inner = _Inner(game.universal_poker.new_initial_state())
+    self._hole = ([], [])   # tensor indices of each player's hole cards
+    self._public = []       # tensor indices of the board cards
+    self._betting = []      # tensor indices of the betting one-hot
+    self._dealt = 0
+    self._round = 0
+    self._raises = 0
+
+  def current_player(self):
+    return self._inner.state.current_player()
+
+  def _legal_actions(self, player):
+    return self._inner.state.legal_actions(player)
+
+  def chance_outcomes(self):
+    return self._inner.state.chance_outcomes()
+
+  def _apply_action(self, action):
+    inner = self._inner.state
+    if inner.is_chance_node():
+      if self._dealt < 4:
+        self._hole[self._dealt // 2].append(action)
+      else:
+        self._public.append(_CARDS * self._round_of_card() + action)
+      self._dealt += 1
+      if self._dealt in _ROUND_OF_DEALT:
+        self._round, self._raises = _ROUND_OF_DEALT[self._dealt], 0
+    elif action != 0:  # folds need no slot
+      self._betting.append(_BETTING_OFFSET + observation.betting_index(
+          inner.current_player(), self._round, self._raises, action,
+          _NUM_ROUNDS, _MAX_RAISES))
+      self._raises += action == RAISE
+    inner.apply_action(action)
+
+  def _round_of_card(self):
+    return 1 if self._dealt < 7 else self._dealt - 5  # flop 1, turn 2, river 3
+
+  def _action_to_string(self, player, action):
+    return self._inner.state.action_to_string(player, action)
+
+  def is_terminal(self):
+    return self._inner.state.is_terminal()
+
+  def returns(self):
+    return self._inner.state.returns()
+
+  def info_state_ones(self, player):
+    return self._hole[player] + self._public + self._betting
+
+  def information_state_string_of(self, player):
+    return self._inner.state.information_state_string(player)
+
+  def __str__(self):
+    return str(self._inner.state)
+
+
+pyspiel.register_game(_GAME_TYPE, NfspLheGame)

@@ -1,0 +1,56 @@
+"""The information-state observer and betting encoding shared by the games.
+
+Every game of this package encodes an information state as a binary vector
+(thesis 6.5): per-round k-of-n card blocks followed by the betting history as a
+flattened {player, round, raises so far in the round, call/raise} one-hot (a
+fold ends a heads-up game, so it needs no slot). States expose the indices of
+the ones (`info_state_ones(player)`) and the string; this one observer turns
+them into what OpenSpiel asks for, so the three games share the path C++ calls.
+"""
+
+import numpy as np
+import pyspiel
+
+CALL, RAISE = 1, 2  # OpenSpiel poker action ids (0 is fold).
+
+
+def betting_index(player, round_, raises, action, num_rounds, max_raises):
+  """Position of a betting action in the flattened one-hot.
+
+  Layout: [player][round][raises so far, 0..max_raises][call, raise].
+  """
+  return (((player * num_rounds + round_) * (max_raises + 1) + raises) * 2 +
+          (action == RAISE))
+
+
+def betting_size(num_rounds, max_raises):
+  return 2 * num_rounds * (max_raises + 1) * 2
+
+
+class InfoStateObserver:
+  """Perfect-recall information-state observer (the only one these games offer)."""
+
+  def __init__(self, size):
+    self.tensor = np.zeros(size, np.float32)
+    self.dict = {"info_state": self.tensor}
+
+  def set_from(self, state, player):
+    self.tensor.fill(0.0)
+    self.tensor[state.info_state_ones(player)] = 1.0
+
+  def string_from(self, state, player):
+    return state.information_state_string_of(player)
+
+
+def make_info_state_observer(game_name, size, iig_obs_type, params):
+  """Shared `make_py_observer`: refuses observation types we do not provide."""
+  if params:
+    raise ValueError(f"{game_name}: observer params are not supported: {params}")
+  if iig_obs_type is not None and not (
+      iig_obs_type.perfect_recall and iig_obs_type.public_info and
+      iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER):
+    raise ValueError(
+        f"{game_name} provides only the perfect-recall information state "
+        "(information_state_string/tensor), not observations; use "
+        "information_state_tensor, or rl_environment's default info_state")
+  return InfoStateObserver(size)

@@ -1,0 +1,284 @@
+"""River poker: the last betting round of heads-up Limit Hold'em.
+
+Heinrich, Lanctot & Silver, "Fictitious Self-Play in Extensive-Form Games",
+ICML 2015, sec. 5; Heinrich's thesis (2017), sec. 5.6.2.
+
+A fixed five-card `board`; each player holds two of the remaining cards. The
+holdings are dealt jointly with probability proportional to b0(h0) * b1(h1) over
+non-overlapping pairs, where b_i are the players' beliefs: "uniform", or the
+thesis' "defined" ranges (b = 0.99 * uniform over the range + 0.01 * uniform
+over all holdings), or any PokerStove range given as `range0` / `range1` with
+`range_weight`. The deal is two chance nodes: player 0's holding from its
+marginal, then player 1's from the conditional given player 0's, which is
+exactly the joint law with 1081 + ~1035 outcomes instead of ~1.1M.
+
+Each player has put pot/2 in. Player 0 (the papers' "player 1") acts first;
+actions are OpenSpiel's poker ids 0 fold (only when facing a bet), 1 check/call,
+2 bet/raise (`bet` chips, at most `max_bets` bets or raises in the whole game).
+A showdown ranks the 7-card hands; the winner takes the loser's contribution.
+
+`min_rank` (2..14, with T=10 ... A=14) keeps only cards of that rank and above
+(board included), so that
+OpenSpiel's generic tools, which walk every state, can check small instances.
+
+Information-state tensor: a 52-bit k-of-n of the player's two hole cards
+(ids `rank * 4 + suit`, see cards.py), then the betting one-hot over
+{player 0..1} x {raises so far 0..max_bets} x {call, raise}.
+Information-state string: `[Observer: p][Private: AsKd][Board: ...][Pot: 6][Betting: cr]`.
+"""
+
+import numpy as np
+import pyspiel
+
+from nfsp_spiel.games import cards
+from nfsp_spiel.games import observation
+
+# The thesis' "defined" beliefs (sec. 5.6.2, footnotes 2 and 3).
+DEFINED_RANGES = (
+    "K4s-K2s,KTo-K3o,QTo-Q9o,J9o+,T9o,T7o,98o,96o",
+    "QQ-JJ,99-88,66,AQs-A5s,K6s,K4s-K2s,QTs,Q7s,JTs,J7s,T8s+,T6s-T2s,97s,87s,"
+    "72s+,AQo-A5o,K6o,K4o-K2o,QTo,Q7o,JTo,J7o,T8o+,T6o-T4o,97o,87o,75o+",
+)
+_DEFINED_WEIGHT = 0.99
+
+_DEFAULT_PARAMS = {
+    "board": "KhTc7d5sJh",
+    "pot": 6,
+    "bet": 1,
+    "max_bets": 1,
+    "beliefs": "uniform",
+    "range0": "",
+    "range1": "",
+    "range_weight": _DEFINED_WEIGHT,
+    "min_rank": 2,
+}
+
+_GAME_TYPE = pyspiel.GameType(
+    short_name="river_poker",
+    long_name="River poker (Heinrich et al. 2015)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=2,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=False,
+    provides_observation_tensor=False,
+    parameter_specification=_DEFAULT_PARAMS,
+)
+
+FOLD, CALL, RAISE = 0, observation.CALL, observation.RAISE
+_ACTION_CHARS = "fcr"
+
+
+def _beliefs(hands, params, player):
+  """Belief weights b_player over `hands` (unnormalised), from the parameters."""
+  name = f"range{player}"
+  text = params[name] or (DEFINED_RANGES[player]
+                          if params["beliefs"] == "defined" else "")
+  if not text:
+    return np.ones(len(hands))
+  weight = params["range_weight"] if params[name] else _DEFINED_WEIGHT
+  combos = cards.parse_range(text, name)
+  in_range = np.array([(a, b) in combos for a, b in hands])
+  if not in_range.any():
+    raise ValueError(
+        f"{name}={text!r}: no holding of this range is possible with "
+        f"board={params['board']!r} and min_rank={params['min_rank']!r}")
+  return (weight * in_range / in_range.sum() +
+          (1.0 - weight) * np.ones(len(hands)) / len(hands))
+
+
+def _check_params(params):
+  unknown = set(params) - set(_DEFAULT_PARAMS)
+  if unknown:
+    raise ValueError(f"river_poker: unknown parameter(s) {sorted(unknown)}; "
+                     f"allowed: {sorted(_DEFAULT_PARAMS)}")
+  if not 2 <= params["min_rank"] <= 14:
+    raise ValueError(f"min_rank={params['min_rank']!r}: expected a rank from 2 "
+                     "to 14 (10 T, 11 J, 12 Q, 13 K, 14 A)")
+  if params["pot"] <= 0 or params["bet"] <= 0:
+    raise ValueError(f"pot={params['pot']}, bet={params['bet']}: both must be "
+                     "positive")
+  if params["max_bets"] < 0:
+    raise ValueError(f"max_bets={params['max_bets']}: must be >= 0")
+  if params["beliefs"] not in ("uniform", "defined"):
+    raise ValueError(f"beliefs={params['beliefs']!r}: expected 'uniform' or "
+                     "'defined'")
+  if not 0.0 <= params["range_weight"] <= 1.0:
+    raise ValueError(f"range_weight={params['range_weight']}: must be in [0, 1]")
+
+
+class RiverPokerGame(pyspiel.Game):
+  """River poker; see the module docstring."""
+
+  def __init__(self, params=None):
+    params = {**_DEFAULT_PARAMS, **(params or {})}
+    _check_params(params)
+    deck = [c for c in range(cards.NUM_CARDS)
+            if c // 4 + 2 >= params["min_rank"]]
+    self.board = cards.parse_cards(params["board"], "board")
+    if len(self.board) != 5:
+      raise ValueError(f"board={params['board']!r}: expected 5 cards, got "
+                       f"{len(self.board)}")
+    outside = [cards.card_str(c) for c in self.board if c not in deck]
+    if outside:
+      raise ValueError(
+          f"board={params['board']!r}: {outside} not in the deck of "
+          f"min_rank={params['min_rank']!r}")
+    self.hands = cards.holdings([c for c in deck if c not in self.board])
+    if len(self.hands) < 2:
+      raise ValueError(f"min_rank={params['min_rank']!r} leaves too few cards "
+                       "to deal two holdings beside the board")
+    self.strength = cards.showdown_ranks(self.hands, self.board)
+    self.beliefs = (_beliefs(self.hands, params, 0),
+                    _beliefs(self.hands, params, 1))
+    # compatible[i, j]: holdings i and j share no card.
+    incidence = np.zeros((len(self.hands), cards.NUM_CARDS), bool)
+    incidence[np.arange(len(self.hands))[:, None], self.hands] = True
+    self.compatible = ~(incidence.astype(np.int32) @ incidence.T.astype(
+        np.int32)).astype(bool)
+    marginal0 = self.beliefs[0] * (self.compatible @ self.beliefs[1])
+    if marginal0.sum() <= 0:
+      raise ValueError(
+          f"range0={params['range0']!r}, range1={params['range1']!r} with "
+          f"range_weight={params['range_weight']}: no pair of non-overlapping "
+          "holdings has positive probability")
+    self.deal0 = self._outcomes(marginal0)
+    self.pot, self.bet, self.max_bets = (float(params["pot"]),
+                                         float(params["bet"]),
+                                         params["max_bets"])
+    self.board_str = cards.cards_str(self.board)
+    self.hand_strs = [cards.cards_str(h) for h in self.hands]
+    self.tensor_size = cards.NUM_CARDS + observation.betting_size(1, self.max_bets)
+    stake = self.pot / 2 + self.max_bets * self.bet
+    super().__init__(
+        _GAME_TYPE,
+        pyspiel.GameInfo(
+            num_distinct_actions=3,
+            max_chance_outcomes=len(self.hands),
+            num_players=2,
+            min_utility=-stake,
+            max_utility=stake,
+            utility_sum=0.0,
+            max_game_length=self.max_bets + 2),
+        params)
+
+  @staticmethod
+  def _outcomes(weights):
+    support = np.flatnonzero(weights > 0)
+    probs = weights[support] / weights[support].sum()
+    return list(zip(support.tolist(), probs.tolist()))
+
+  def deal1(self, hand0):
+    """Chance outcomes of player 1's holding given player 0's."""
+    return self._outcomes(self.beliefs[1] * self.compatible[hand0])
+
+  def new_initial_state(self):
+    return RiverPokerState(self)
+
+  def make_py_observer(self, iig_obs_type=None, params=None):
+    return observation.make_info_state_observer("river_poker",
+                                                self.tensor_size,
+                                                iig_obs_type, params)
+
+
+class RiverPokerState(pyspiel.State):
+  """A River poker state. Attributes are plain values: cloning is cheap."""
+
+  def __init__(self, game):
+    super().__init__(game)
+    self._hands = []          # holding index per dealt player
+    self._betting = ""        # 'c'heck/call, 'r'aise, 'f'old
+    self._ones = []           # betting one-hot indices so far
+    self._raises = 0
+    self._contrib = [game.pot / 2, game.pot / 2]
+    self._player = pyspiel.PlayerId.CHANCE
+    self._terminal = False
+
+  # --- dynamics -------------------------------------------------------------
+
+  def current_player(self):
+    return pyspiel.PlayerId.TERMINAL if self._terminal else self._player
+
+  def _legal_actions(self, player):
+    actions = [CALL]
+    if self._contrib[player] < self._contrib[1 - player]:
+      actions.insert(0, FOLD)
+    if self._raises < self.get_game().max_bets:
+      actions.append(RAISE)
+    return actions
+
+  def chance_outcomes(self):
+    game = self.get_game()
+    return game.deal1(self._hands[0]) if self._hands else game.deal0
+
+  def _apply_action(self, action):
+    if self._player == pyspiel.PlayerId.CHANCE:
+      self._hands.append(action)
+      if len(self._hands) == 2:
+        self._player = 0
+      return
+    player = self._player
+    self._betting += _ACTION_CHARS[action]
+    if action == FOLD:
+      self._terminal = True
+      return
+    self._ones.append(cards.NUM_CARDS + observation.betting_index(
+        player, 0, self._raises, action, 1, self.get_game().max_bets))
+    if action == RAISE:
+      self._contrib[player] = self._contrib[1 - player] + self.get_game().bet
+      self._raises += 1
+    else:
+      self._contrib[player] = self._contrib[1 - player]
+      # A call of a bet, or the second check, ends the game.
+      self._terminal = self._raises > 0 or len(self._betting) == 2
+    self._player = 1 - player
+
+  def _action_to_string(self, player, action):
+    if player == pyspiel.PlayerId.CHANCE:
+      return f"Deal {self.get_game().hand_strs[action]}"
+    return ("Fold", "Call", "Raise")[action]
+
+  def is_terminal(self):
+    return self._terminal
+
+  def returns(self):
+    if not self._terminal:
+      return [0.0, 0.0]
+    if self._betting[-1] == "f":
+      loser = self._player  # a fold leaves the folder as the player to act
+    else:
+      strength = self.get_game().strength
+      diff = strength[self._hands[0]] - strength[self._hands[1]]
+      if diff == 0:
+        return [0.0, 0.0]
+      loser = 1 if diff > 0 else 0
+    won = self._contrib[loser]
+    return [won, -won] if loser == 1 else [-won, won]
+
+  # --- information states ---------------------------------------------------
+
+  def info_state_ones(self, player):
+    if len(self._hands) > player:
+      return list(self.get_game().hands[self._hands[player]]) + self._ones
+    return self._ones
+
+  def information_state_string_of(self, player):
+    game = self.get_game()
+    private = (game.hand_strs[self._hands[player]]
+               if len(self._hands) > player else "")
+    pot = self._contrib[0] + self._contrib[1]
+    return (f"[Observer: {player}][Private: {private}][Board: "
+            f"{game.board_str}][Pot: {pot:g}][Betting: {self._betting}]")
+
+  def __str__(self):
+    game = self.get_game()
+    hands = " ".join(game.hand_strs[h] for h in self._hands)
+    return f"[Hands: {hands}][Board: {game.board_str}][Betting: {self._betting}]"
+
+
+pyspiel.register_game(_GAME_TYPE, RiverPokerGame)

@@ -1,0 +1,30 @@
+"""nfsp_spiel: Heinrich's self-play family (XFP, FSP, Smooth UCT, NFSP) for OpenSpiel."""
+
+import setuptools
+
+setuptools.setup(
+    name="nfsp_spiel",
+    version="0.1.0",
+    description=("XFP, FSP, Smooth UCT and NFSP (TensorFlow 2) with the papers' "
+                 "poker games, as an OpenSpiel plugin."),
+    long_description=open("README.md", encoding="utf-8").read(),
+    long_description_content_type="text/markdown",
+    python_requires=">=3.11",
+    # The repository keeps the games in a top-level `games/` folder, but a
+    # global `games` module would collide with other projects: it is installed
+    # as the namespaced `nfsp_spiel.games` (see BUILD_NOTES.md).
+    packages=["nfsp_spiel", "nfsp_spiel.games"],
+    package_dir={"nfsp_spiel": "nfsp_spiel", "nfsp_spiel.games": "games"},
+    install_requires=[
+        "open_spiel==2.0.*",
+        "tensorflow==2.21.*",
+        "numpy>=1.26",
+        "absl-py>=2.1",
+        # Hand ranking for River poker showdowns (BUILD_NOTES.md).
+        "phevaluator>=0.6",
+    ],
+    extras_require={
+        # eval7 is a second, independent hand evaluator the tests check against.
+        "test": ["pytest>=8", "eval7>=0.1.11"],
+    },
+)
