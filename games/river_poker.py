@@ -27,6 +27,9 @@ Information-state tensor: a 52-bit k-of-n of the player's two hole cards
 Information-state string: `[Observer: p][Private: AsKd][Board: ...][Pot: 6][Betting: cr]`.
 """
 
+import collections
+import functools
+
 import numpy as np
 import pyspiel
 
@@ -112,42 +115,68 @@ def _check_params(params):
     raise ValueError(f"range_weight={params['range_weight']}: must be in [0, 1]")
 
 
+DealTables = collections.namedtuple(
+    "DealTables", "board hands strength beliefs compatible deal0")
+
+
+@functools.lru_cache(maxsize=16)
+def deal_tables(board, min_rank, beliefs, range0, range1, range_weight):
+  """Holdings, showdown strengths, beliefs and player 0's deal, for the cards.
+
+  Cached: OpenSpiel re-creates games from their parameters (deserialization,
+  game strings), and the tables only depend on these arguments.
+  """
+  params = dict(board=board, min_rank=min_rank, beliefs=beliefs, range0=range0,
+                range1=range1, range_weight=range_weight)
+  deck = [c for c in range(cards.NUM_CARDS) if c // 4 + 2 >= min_rank]
+  board_cards = cards.parse_cards(board, "board")
+  if len(board_cards) != 5:
+    raise ValueError(f"board={board!r}: expected 5 cards, got "
+                     f"{len(board_cards)}")
+  outside = [cards.card_str(c) for c in board_cards if c not in deck]
+  if outside:
+    raise ValueError(f"board={board!r}: {outside} not in the deck of "
+                     f"min_rank={min_rank!r}")
+  hands = cards.holdings([c for c in deck if c not in board_cards])
+  if len(hands) < 2:
+    raise ValueError(f"min_rank={min_rank!r} leaves too few cards to deal two "
+                     "holdings beside the board")
+  weights = (_beliefs(hands, params, 0), _beliefs(hands, params, 1))
+  # compatible[i, j]: holdings i and j share no card.
+  compatible = np.ones((len(hands), len(hands)), bool)
+  for a in (0, 1):
+    for b in (0, 1):
+      compatible &= hands[:, a, None] != hands[None, :, b]
+  marginal0 = weights[0] * (compatible @ weights[1])
+  if marginal0.sum() <= 0:
+    raise ValueError(
+        f"range0={range0!r}, range1={range1!r} with range_weight="
+        f"{range_weight}: no pair of non-overlapping holdings has positive "
+        "probability")
+  tables = DealTables(board_cards, hands,
+                      cards.showdown_ranks(hands, board_cards), weights,
+                      compatible, chance_outcomes(marginal0))
+  for array in (hands, tables.strength, compatible, *weights):
+    array.flags.writeable = False  # shared between games
+  return tables
+
+
+def chance_outcomes(weights):
+  """[(index, probability)] over the positive entries of `weights`."""
+  support = np.flatnonzero(weights > 0)
+  probs = weights[support] / weights[support].sum()
+  return list(zip(support.tolist(), probs.tolist()))
+
+
 class RiverPokerGame(pyspiel.Game):
   """River poker; see the module docstring."""
 
   def __init__(self, params=None):
     params = {**_DEFAULT_PARAMS, **(params or {})}
     _check_params(params)
-    deck = [c for c in range(cards.NUM_CARDS)
-            if c // 4 + 2 >= params["min_rank"]]
-    self.board = cards.parse_cards(params["board"], "board")
-    if len(self.board) != 5:
-      raise ValueError(f"board={params['board']!r}: expected 5 cards, got "
-                       f"{len(self.board)}")
-    outside = [cards.card_str(c) for c in self.board if c not in deck]
-    if outside:
-      raise ValueError(
-          f"board={params['board']!r}: {outside} not in the deck of "
-          f"min_rank={params['min_rank']!r}")
-    self.hands = cards.holdings([c for c in deck if c not in self.board])
-    if len(self.hands) < 2:
-      raise ValueError(f"min_rank={params['min_rank']!r} leaves too few cards "
-                       "to deal two holdings beside the board")
-    self.strength = cards.showdown_ranks(self.hands, self.board)
-    self.beliefs = (_beliefs(self.hands, params, 0),
-                    _beliefs(self.hands, params, 1))
-    # compatible[i, j]: holdings i and j share no card.
-    incidence = np.zeros((len(self.hands), cards.NUM_CARDS), bool)
-    incidence[np.arange(len(self.hands))[:, None], self.hands] = True
-    self.compatible = ~(incidence.astype(np.int32) @ incidence.T.astype(
-        np.int32)).astype(bool)
-    marginal0 = self.beliefs[0] * (self.compatible @ self.beliefs[1])
-    if marginal0.sum() <= 0:
-      raise ValueError(
-          f"range0={params['range0']!r}, range1={params['range1']!r} with "
-          f"range_weight={params['range_weight']}: no pair of non-overlapping "
-          "holdings has positive probability")
-    self.deal0 = self._outcomes(marginal0)
+    (self.board, self.hands, self.strength, self.beliefs, self.compatible,
+     self.deal0) = deal_tables(*(params[k] for k in (
+         "board", "min_rank", "beliefs", "range0", "range1", "range_weight")))
     self.pot, self.bet, self.max_bets = (float(params["pot"]),
                                          float(params["bet"]),
                                          params["max_bets"])
@@ -167,15 +196,9 @@ class RiverPokerGame(pyspiel.Game):
             max_game_length=self.max_bets + 2),
         params)
 
-  @staticmethod
-  def _outcomes(weights):
-    support = np.flatnonzero(weights > 0)
-    probs = weights[support] / weights[support].sum()
-    return list(zip(support.tolist(), probs.tolist()))
-
   def deal1(self, hand0):
     """Chance outcomes of player 1's holding given player 0's."""
-    return self._outcomes(self.beliefs[1] * self.compatible[hand0])
+    return chance_outcomes(self.beliefs[1] * self.compatible[hand0])
 
   def new_initial_state(self):
     return RiverPokerState(self)

@@ -1,0 +1,162 @@
+"""Conformance suite run on every registered game of nfsp_spiel.
+
+Random playthroughs with legal-action and chance checks, zero-sum returns,
+clone and serialize round trips, tensors of the declared shape, the
+information-state string <=> tensor correspondence, and OpenSpiel's own
+`random_sim_test`.
+"""
+
+import collections
+import re
+
+import numpy as np
+import pyspiel
+import pytest
+
+import nfsp_spiel  # noqa: F401  (registers the games)
+
+GAMES = [
+    "river_poker",
+    "river_poker(beliefs=defined)",
+    "river_poker(min_rank=10,board=TcJdQhKsAh,max_bets=3,pot=4,bet=2)",
+    "nfsp_leduc",
+    "nfsp_leduc(ranks=30)",
+    "nfsp_leduc(ranks=4,suits=3)",
+    "nfsp_lhe",
+]
+
+
+def _sample(state, rng):
+  if state.is_chance_node():
+    outcomes, probs = zip(*state.chance_outcomes())
+    return int(rng.choice(outcomes, p=probs))
+  return int(rng.choice(state.legal_actions()))
+
+
+def _playthroughs(game, num_games, seed):
+  """Yields every state of `num_games` random games."""
+  rng = np.random.default_rng(seed)
+  for _ in range(num_games):
+    state = game.new_initial_state()
+    yield state
+    while not state.is_terminal():
+      state = state.child(_sample(state, rng))
+      yield state
+
+
+def test_games_are_registered():
+  names = pyspiel.registered_names()
+  for name in ("river_poker", "nfsp_leduc", "nfsp_lhe"):
+    assert name in names
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_openspiel_random_sim_test(name):
+  pyspiel.random_sim_test(pyspiel.load_game(name), num_sims=50,
+                          serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_random_playthroughs(name):
+  game = pyspiel.load_game(name)
+  shape = game.information_state_tensor_shape()
+  assert len(shape) == 1
+  for state in _playthroughs(game, num_games=200, seed=1):
+    if state.is_terminal():
+      returns = state.returns()
+      assert sum(returns) == pytest.approx(0.0, abs=1e-12)
+      assert all(game.min_utility() <= r <= game.max_utility()
+                 for r in returns)
+      assert state.legal_actions() == []
+      continue
+    if state.is_chance_node():
+      outcomes = state.chance_outcomes()
+      actions = [a for a, _ in outcomes]
+      assert actions == sorted(set(actions))
+      assert all(0 <= a < game.max_chance_outcomes() for a in actions)
+      assert all(p > 0 for _, p in outcomes)
+      assert sum(p for _, p in outcomes) == pytest.approx(1.0, abs=1e-12)
+      assert state.legal_actions() == actions
+    else:
+      player = state.current_player()
+      legal = state.legal_actions()
+      assert legal and legal == sorted(set(legal))
+      assert all(0 <= a < game.num_distinct_actions() for a in legal)
+      assert state.legal_actions(1 - player) == []
+      mask = state.legal_actions_mask(player)
+      assert [a for a, m in enumerate(mask) if m] == legal
+    assert state.returns() == [0.0, 0.0]
+    for player in (0, 1):
+      tensor = np.array(state.information_state_tensor(player))
+      assert tensor.shape == tuple(shape)
+      assert set(np.unique(tensor)) <= {0.0, 1.0}
+    # Clone and serialization round trips give the same state.
+    for copy in (state.clone(), game.deserialize_state(state.serialize())):
+      assert copy.history() == state.history()
+      assert str(copy) == str(state)
+      assert copy.is_terminal() == state.is_terminal()
+      for player in (0, 1):
+        assert (copy.information_state_string(player) ==
+                state.information_state_string(player))
+        assert (copy.information_state_tensor(player) ==
+                state.information_state_tensor(player))
+    # A clone is independent of its original.
+    if not state.is_chance_node():
+      before = state.information_state_string(0)
+      state.clone().apply_action(state.legal_actions()[0])
+      assert state.information_state_string(0) == before
+
+
+def _canonical(name, info_state):
+  """Removes what the game's tensor deliberately omits (see test docstring)."""
+  if name.startswith("nfsp_leduc"):
+    suits = pyspiel.load_game(name).get_parameters()["suits"]
+    return re.sub(r"(Private|Public): (\d+)",
+                  lambda m: f"{m.group(1)}: rank {int(m.group(2)) // suits}",
+                  info_state)
+  return info_state
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_info_state_string_iff_tensor(name):
+  """Same string <=> same tensor over the decision states of 3000 games.
+
+  Both directions, per observing player. nfsp_leduc's strings are OpenSpiel's
+  and name card ids, while the paper's tensor encodes ranks (suits are
+  irrelevant in Leduc): there, same tensor <=> same string up to suits.
+  """
+  game = pyspiel.load_game(name)
+  seen = 0
+  for player in (0, 1):
+    string_to_tensor, tensor_to_string = {}, collections.defaultdict(set)
+    for state in _playthroughs(game, num_games=1500, seed=2 + player):
+      if state.is_terminal() or state.is_chance_node():
+        continue
+      string = state.information_state_string(player)
+      tensor = tuple(state.information_state_tensor(player))
+      assert string_to_tensor.setdefault(string, tensor) == tensor, string
+      tensor_to_string[tensor].add(_canonical(name, string))
+      seen += 1
+    ambiguous = {t: s for t, s in tensor_to_string.items() if len(s) > 1}
+    assert not ambiguous, next(iter(ambiguous.values()))
+    assert len(tensor_to_string) > 50
+  assert seen > 3000
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_rl_environment_runs(name):
+  from open_spiel.python import rl_environment  # pylint: disable=g-import-not-at-top
+  env = rl_environment.Environment(
+      name, chance_event_sampler=rl_environment.ChanceEventSampler(seed=0))
+  size = env.observation_spec()["info_state"][0]
+  rng = np.random.default_rng(0)
+  time_step = env.reset()
+  for _ in range(300):
+    if time_step.last():
+      assert sum(time_step.rewards) == pytest.approx(0.0)
+      time_step = env.reset()
+      continue
+    player = time_step.observations["current_player"]
+    assert len(time_step.observations["info_state"][player]) == size
+    legal = time_step.observations["legal_actions"][player]
+    time_step = env.step([int(rng.choice(legal))])
