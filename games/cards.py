@@ -18,7 +18,7 @@ NUM_CARDS = 52
 
 
 def card_id(text):
-  """'Kh' -> 45. Raises ValueError on anything else."""
+  """'Kh' -> 46. Raises ValueError on anything else."""
   if (len(text) != 2 or text[0].upper() not in RANKS or
       text[1].lower() not in SUITS):
     raise ValueError(f"not a card: {text!r}")
@@ -34,7 +34,7 @@ def cards_str(cards):
 
 
 def parse_cards(text, param="cards"):
-  """'KhTc7d5sJh' -> [45, 32, 21, 15, 39]; errors name `param`."""
+  """'KhTc7d5sJh' -> [46, 32, 21, 15, 38]; errors name `param`."""
   if len(text) % 2:
     raise ValueError(
         f"{param}={text!r}: expected concatenated two-letter cards such as "
@@ -115,15 +115,29 @@ def _rank_classes(token, param):
   return [(hi, lo, kind)]
 
 
+def normalize_range(text, param="range"):
+  """'QQ-JJ, AQs;J9o+' -> 'QQ-JJ AQs J9o+'.
+
+  Tokens may be separated by commas (PokerStove), semicolons or spaces; the
+  normal form uses spaces because OpenSpiel game strings split parameters at
+  commas, so only a comma-free range survives `str(game)` -> `load_game`.
+  """
+  normal = " ".join(t for t in re.split(r"[,;\s]+", text) if t)
+  if text and not normal:
+    raise ValueError(f"{param}={text!r}: empty range; give a PokerStove range "
+                     "such as 'QQ+,AKs,T9o' (or leave it unset)")
+  return normal
+
+
 def parse_range(text, param="range"):
   """Parses 'QQ-JJ,AQs-A5s,J9o+,AhKd' into a set of (low card, high card) combos.
 
   Raises ValueError naming `param` on malformed or empty ranges.
   """
-  tokens = [t.strip() for t in text.split(",")]
-  if not text.strip() or any(not t for t in tokens):
-    raise ValueError(f"{param}={text!r}: empty range or empty token; give a "
-                     "comma-separated PokerStove range such as 'QQ+,AKs,T9o'")
+  tokens = normalize_range(text, param).split()
+  if not tokens:
+    raise ValueError(f"{param}={text!r}: empty range; give a PokerStove range "
+                     "such as 'QQ+,AKs,T9o'")
   combos = set()
   for token in tokens:
     m = _TOKEN.match(token)

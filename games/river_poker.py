@@ -8,7 +8,8 @@ holdings are dealt jointly with probability proportional to b0(h0) * b1(h1) over
 non-overlapping pairs, where b_i are the players' beliefs: "uniform", or the
 thesis' "defined" ranges (b = 0.99 * uniform over the range + 0.01 * uniform
 over all holdings), or any PokerStove range given as `range0` / `range1` with
-`range_weight`. The deal is two chance nodes: player 0's holding from its
+`range_weight` (tokens separated by commas, semicolons or spaces; inside an
+OpenSpiel game string use spaces, as commas separate parameters there). The deal is two chance nodes: player 0's holding from its
 marginal, then player 1's from the conditional given player 0's, which is
 exactly the joint law with 1081 + ~1035 outcomes instead of ~1.1M.
 
@@ -174,6 +175,8 @@ class RiverPokerGame(pyspiel.Game):
   def __init__(self, params=None):
     params = {**_DEFAULT_PARAMS, **(params or {})}
     _check_params(params)
+    for name in ("range0", "range1"):
+      params[name] = cards.normalize_range(params[name], name)
     (self.board, self.hands, self.strength, self.beliefs, self.compatible,
      self.deal0) = deal_tables(*(params[k] for k in (
          "board", "min_rank", "beliefs", "range0", "range1", "range_weight")))

@@ -1,0 +1,121 @@
+"""nfsp_lhe against universal_poker built from the ACPC gamedef, and its tensor."""
+
+import numpy as np
+import pyspiel
+import pytest
+
+import nfsp_spiel  # noqa: F401
+from nfsp_spiel.games import cards
+
+# The ACPC competition's heads-up limit hold'em definition, as its server reads it.
+ACPC_HULHE = """\
+GAMEDEF
+limit
+numPlayers = 2
+numRounds = 4
+blind = 10 5
+raiseSize = 10 10 20 20
+firstPlayer = 2 1 1 1
+maxRaises = 3 4 4 4
+numSuits = 4
+numRanks = 13
+numHoleCards = 2
+numBoardCards = 0 3 1 1
+END GAMEDEF
+"""
+
+
+def test_replays_equal_acpc_universal_poker():
+  ours = pyspiel.load_game("nfsp_lhe")
+  acpc = pyspiel.universal_poker.load_universal_poker_from_acpc_gamedef(
+      ACPC_HULHE)
+  rng = np.random.default_rng(0)
+  showdowns = 0
+  for _ in range(500):
+    a, b = ours.new_initial_state(), acpc.new_initial_state()
+    while not a.is_terminal():
+      assert a.current_player() == b.current_player()
+      if a.is_chance_node():
+        assert a.chance_outcomes() == b.chance_outcomes()
+      else:
+        assert a.legal_actions() == b.legal_actions()
+        for p in (0, 1):
+          assert (a.information_state_string(p) ==
+                  b.information_state_string(p))
+      action = int(rng.choice(a.legal_actions()))
+      a.apply_action(action)
+      b.apply_action(action)
+    assert b.is_terminal()
+    assert a.returns() == b.returns()
+    showdowns += len(a.history()) > 9 and a.returns()[0] != 10  # reached river
+  assert showdowns > 10
+
+
+def test_blinds_order_and_caps():
+  state = pyspiel.load_game("nfsp_lhe").new_initial_state()
+  for card in ("Ah", "Ad", "2c", "7d"):
+    state.apply_action(cards.card_id(card))
+  # Preflop: the small blind (player 1) acts first, facing the big blind.
+  assert state.current_player() == 1
+  assert state.legal_actions() == [0, 1, 2]
+  for _ in range(3):  # three raises: 20, 30, 40
+    state.apply_action(2)
+  assert state.current_player() == 0
+  assert state.legal_actions() == [0, 1]  # capped at 4 bets preflop
+  state.apply_action(1)
+  assert state.is_chance_node()
+  for card in ("Ks", "Qs", "Js"):
+    state.apply_action(cards.card_id(card))
+  assert state.current_player() == 0  # the big blind acts first after preflop
+  assert state.legal_actions() == [1, 2]  # no fold when not facing a bet
+  for _ in range(4):  # bet 10, raises to 20, 30, 40: p0 put in 10 + 20
+    state.apply_action(2)
+  assert state.current_player() == 0
+  assert state.legal_actions() == [0, 1]  # capped at 4 raises postflop
+  state.apply_action(0)  # player 0 folds: loses 40 preflop + 30 on the flop
+  assert state.returns() == [-70.0, 70.0]
+
+
+def test_tensor_layout():
+  state = pyspiel.load_game("nfsp_lhe").new_initial_state()
+  hole0, hole1 = ("Ah", "Ad"), ("2c", "7d")
+  for card in hole0 + hole1:
+    state.apply_action(cards.card_id(card))
+  state.apply_action(2)  # p1 raises: [p1][round 0][0 raises][raise]
+  state.apply_action(1)  # p0 calls:  [p0][round 0][1 raise][call]
+  for card in ("Ks", "Qs", "Js"):
+    state.apply_action(cards.card_id(card))
+  state.apply_action(1)  # p0 checks: [p0][round 1][0 raises][call]
+
+  def betting(player, round_, raises, raise_):
+    return 208 + ((player * 4 + round_) * 5 + raises) * 2 + raise_
+
+  expected0 = sorted(
+      [cards.card_id(c) for c in hole0] +
+      [52 + cards.card_id(c) for c in ("Ks", "Qs", "Js")] +
+      [betting(1, 0, 0, 1), betting(0, 0, 1, 0), betting(0, 1, 0, 0)])
+  tensor0 = state.information_state_tensor(0)
+  assert len(tensor0) == 288
+  assert np.flatnonzero(tensor0).tolist() == expected0
+  # Player 1 sees the same board and betting but its own hole cards.
+  ones1 = set(np.flatnonzero(state.information_state_tensor(1)))
+  assert ones1 == (set(expected0) - {cards.card_id(c) for c in hole0}) | {
+      cards.card_id(c) for c in hole1}
+
+
+def test_turn_and_river_blocks():
+  state = pyspiel.load_game("nfsp_lhe").new_initial_state()
+  for card in ("Ah", "Ad", "2c", "7d"):
+    state.apply_action(cards.card_id(card))
+  state.apply_action(1)
+  state.apply_action(1)
+  for board_card in ("Ks", "Qs", "Js", None, "Ts", None, "9s"):
+    if board_card is None:
+      state.apply_action(1)
+      state.apply_action(1)
+    else:
+      state.apply_action(cards.card_id(board_card))
+  ones = np.flatnonzero(state.information_state_tensor(0))
+  assert 104 + cards.card_id("Ts") in ones
+  assert 156 + cards.card_id("9s") in ones
+  assert np.sum(state.information_state_tensor(0)[:208]) == 7

@@ -1,0 +1,173 @@
+"""river_poker: sizes, deal distributions, showdowns, payoffs and OpenSpiel tools."""
+
+import itertools
+
+import eval7
+import numpy as np
+import pyspiel
+import pytest
+from open_spiel.python import policy as policy_lib
+from open_spiel.python.algorithms import exploitability as py_exploitability
+
+import nfsp_spiel  # noqa: F401
+from nfsp_spiel.games import cards
+from nfsp_spiel.games import river_poker
+
+SMALL = "river_poker(min_rank=11,board=JcQdKhAsJd)"  # 11 cards left, 55 holdings
+
+
+def _hand(game, text):
+  return game.hand_strs.index(cards.cards_str(sorted(cards.parse_cards(text))))
+
+
+def _play(game, hand0, hand1, betting):
+  state = game.new_initial_state()
+  state.apply_action(_hand(game, hand0))
+  state.apply_action(_hand(game, hand1))
+  for action in betting:
+    state.apply_action(action)
+  return state
+
+
+def _decision_points(game):
+  """Betting sequences at which each player acts, from one deal."""
+  points = {0: set(), 1: set()}
+  state = game.new_initial_state()
+  state.apply_action(game.deal0[0][0])
+  state.apply_action(state.chance_outcomes()[0][0])
+  stack = [state]
+  while stack:
+    state = stack.pop()
+    if not state.is_terminal():
+      points[state.current_player()].add(tuple(state.history()[2:]))
+      stack.extend(state.child(a) for a in state.legal_actions())
+  return points
+
+
+def test_full_game_sizes():
+  game = pyspiel.load_game("river_poker")
+  assert len(game.hands) == 1081 == len(game.deal0)
+  # Player 1's holdings over all deals: every holding, 990 per deal.
+  assert len(game.deal1(0)) == 990
+  reachable1 = np.zeros(1081, bool)
+  for hand0, _ in game.deal0[::20]:
+    reachable1[[h for h, _ in game.deal1(hand0)]] = True
+  assert reachable1.all()
+  # 2 decision points per player, each met with any of the 1081 holdings.
+  points = _decision_points(game)
+  assert {p: len(s) for p, s in points.items()} == {0: 2, 1: 2}
+
+
+def test_info_state_count_matches_openspiel_enumeration():
+  game = pyspiel.load_game(SMALL)
+  tabular = policy_lib.TabularPolicy(game)  # OpenSpiel walks every state
+  assert len(game.hands) == 55
+  assert len(tabular.state_lookup) == 2 * 2 * 55
+
+
+def _brute_force_beliefs(hands, range_text, weight):
+  combos = cards.parse_range(range_text)
+  in_range = np.array([(a, b) in combos for a, b in hands], float)
+  return weight * in_range / in_range.sum() + (1 - weight) / len(hands)
+
+
+@pytest.mark.parametrize("beliefs", ["uniform", "defined"])
+def test_deal_distribution_matches_brute_force(beliefs):
+  game = pyspiel.load_game(f"river_poker(beliefs={beliefs})")
+  deck = [c for c in range(52) if c not in cards.parse_cards("KhTc7d5sJh")]
+  hands = list(itertools.combinations(deck, 2))
+  if beliefs == "uniform":
+    b0 = b1 = np.ones(len(hands))
+  else:
+    b0 = _brute_force_beliefs(hands, river_poker.DEFINED_RANGES[0], 0.99)
+    b1 = _brute_force_beliefs(hands, river_poker.DEFINED_RANGES[1], 0.99)
+  joint = np.array([[b0[i] * b1[j] * (not set(h) & set(g))
+                     for j, g in enumerate(hands)] for i, h in enumerate(hands)])
+  joint /= joint.sum()
+  deal0 = np.zeros(len(hands))
+  for h, p in game.deal0:
+    deal0[h] = p
+  np.testing.assert_allclose(deal0, joint.sum(1), rtol=1e-12, atol=1e-15)
+  for hand0 in (0, 500, 1080):
+    deal1 = np.zeros(len(hands))
+    for h, p in game.deal1(hand0):
+      deal1[h] = p
+    np.testing.assert_allclose(deal1, joint[hand0] / joint[hand0].sum(),
+                               rtol=1e-12, atol=1e-15)
+  if beliefs == "uniform":
+    np.testing.assert_allclose(deal0, 1 / 1081, rtol=1e-12)
+  else:
+    # The thesis' ranges: 14% and 32% of holdings, held with probability ~0.99.
+    in0 = _brute_force_beliefs(hands, river_poker.DEFINED_RANGES[0], 1.0) > 0
+    in1 = _brute_force_beliefs(hands, river_poker.DEFINED_RANGES[1], 1.0) > 0
+    assert (in0.sum(), in1.sum()) == (152, 346)
+    assert deal0[in0].sum() == pytest.approx(0.99131, abs=1e-5)
+    assert joint.sum(0)[in1].sum() == pytest.approx(0.99310, abs=1e-5)
+
+
+@pytest.mark.parametrize("board", ["KhTc7d5sJh", "2c3c4c5c6c", "AsAdAhKcKd",
+                                   "9h9d4s4c2h", "QhJhTh2s3d"])
+def test_showdown_order_matches_eval7(board):
+  board_cards = cards.parse_cards(board)
+  deck = [c for c in range(52) if c not in board_cards]
+  hands = cards.holdings(deck)
+  ours = cards.showdown_ranks(hands, board_cards)
+  board7 = [eval7.Card(cards.card_str(c)) for c in board_cards]
+  theirs = np.array([eval7.evaluate([eval7.Card(cards.card_str(a)),
+                                     eval7.Card(cards.card_str(b))] + board7)
+                     for a, b in hands])
+  np.testing.assert_array_equal(np.sign(ours[:, None] - ours[None, :]),
+                                np.sign(theirs[:, None] - theirs[None, :]))
+
+
+@pytest.mark.parametrize("hand0,hand1,betting,returns", [
+    ("AcQd", "KcKd", [1, 1], [3, -3]),      # broadway straight beats a set
+    ("AcQd", "KcKd", [2, 1], [4, -4]),      # bet, call
+    ("AcQd", "KcKd", [2, 0], [3, -3]),      # bet, fold
+    ("KcKd", "AcQd", [1, 2, 0], [-3, 3]),   # check, bet, fold
+    ("KcKd", "AcQd", [1, 2, 1], [-4, 4]),   # check, bet, call
+    ("9c8c", "AcQd", [1, 1], [-3, 3]),      # jack-high straight loses
+    ("2c3d", "2d3c", [2, 1], [0, 0]),       # both play the board: split
+    ("Ks7s", "Kd2c", [1, 1], [3, -3]),      # two pair beats a pair of kings
+])
+def test_payoffs(hand0, hand1, betting, returns):
+  state = _play(pyspiel.load_game("river_poker"), hand0, hand1, betting)
+  assert state.is_terminal()
+  assert state.returns() == returns
+
+
+def test_raises_pot_and_bet_parameters():
+  game = pyspiel.load_game("river_poker(max_bets=3,pot=10,bet=2)")
+  state = _play(game, "AcQd", "KcKd", [2, 2, 2])
+  assert state.legal_actions() == [0, 1]  # third raise was the last
+  state.apply_action(1)
+  assert state.returns() == [11.0, -11.0]  # pot/2 + 3 bets of 2
+  assert (game.min_utility(), game.max_utility()) == (-11.0, 11.0)
+
+
+def test_tensor_and_string():
+  game = pyspiel.load_game("river_poker")
+  state = _play(game, "AcQd", "KcKd", [1, 2])  # check, bet: p0 to act
+  ones = np.flatnonzero(state.information_state_tensor(0)).tolist()
+  # Hole cards Qd = 10*4+1 = 41, Ac = 48; then [p0][0 raises][call] = 52 + 0
+  # and [p1][0 raises][raise] = 52 + ((1*2)+0)*2 + 1 = 57.
+  assert ones == [41, 48, 52, 57]
+  assert len(state.information_state_tensor(0)) == 60
+  assert (state.information_state_string(0) ==
+          "[Observer: 0][Private: QdAc][Board: KhTc7d5sJh][Pot: 7][Betting: cr]")
+
+
+def test_openspiel_cpp_and_python_tools_agree():
+  """C++ CFR and exploitability run on the Python game and match the Python tools."""
+  game = pyspiel.load_game(SMALL)
+  solver = pyspiel.CFRSolver(game)
+  for _ in range(30):
+    solver.evaluate_and_update_policy()
+  cpp_policy = solver.average_policy()
+  tabular = policy_lib.tabular_policy_from_callable(
+      game, lambda s: dict(cpp_policy.get_state_policy(s)))
+  cpp_value = pyspiel.exploitability(game, cpp_policy)
+  py_value = py_exploitability.exploitability(game, tabular)
+  assert cpp_value == pytest.approx(py_value, abs=1e-9)
+  uniform = policy_lib.UniformRandomPolicy(game)
+  assert py_value < py_exploitability.exploitability(game, uniform) / 4
