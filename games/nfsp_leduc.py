@@ -100,22 +100,41 @@ def _hand_value(private, public, suits, ranks):
 
 
 class NfspLeducState(pyspiel.State):
-  """Mirrors OpenSpiel's LeducState for two players (field for field)."""
+  """Mirrors OpenSpiel's LeducState for two players.
+
+  Attributes are atomic (ints, strings): OpenSpiel clones Python states by
+  deep-copying each attribute, and atomic values make that nearly free.
+  """
 
   def __init__(self, game):
     super().__init__(game)
-    self._cards = []              # dealt card ids: player 0, player 1, public
+    self._private0 = _NOT_DEALT
+    self._private1 = _NOT_DEALT
+    self._public = _NOT_DEALT
+    self._round1 = ""     # betting action ids of round 1, as digits
+    self._round2 = ""
     self._player = pyspiel.PlayerId.CHANCE  # LeducState::cur_player_
-    self._round = 1
     self._stakes = _ANTE
-    self._ante = [_ANTE, _ANTE]
-    self._money = [_STARTING_MONEY - _ANTE] * 2
-    self._pot = 2 * _ANTE
+    self._ante0 = _ANTE   # each player's contribution to the pot
+    self._ante1 = _ANTE
     self._num_raises = 0
     self._num_calls = 0
-    self._sequences = ([], [])    # betting actions of rounds 1 and 2
-    self._ones = []               # tensor indices of the betting one-hot
     self._terminal = False
+
+  def _round(self):
+    return 1 if self._public == _NOT_DEALT else 2
+
+  def _ante(self, player):
+    return self._ante1 if player else self._ante0
+
+  def _put(self, player, amount):
+    if player:
+      self._ante1 += amount
+    else:
+      self._ante0 += amount
+
+  def _card(self, player):
+    return self._private1 if player else self._private0
 
   # --- dynamics -------------------------------------------------------------
 
@@ -123,43 +142,40 @@ class NfspLeducState(pyspiel.State):
     return pyspiel.PlayerId.TERMINAL if self._terminal else self._player
 
   def _legal_actions(self, player):
-    actions = [FOLD, CALL] if self._stakes > self._ante[player] else [CALL]
+    actions = [FOLD, CALL] if self._stakes > self._ante(player) else [CALL]
     if self._num_raises < _MAX_RAISES:
       actions.append(RAISE)
     return actions
 
   def chance_outcomes(self):
-    game = self.get_game()
-    remaining = [c for c in range(game.num_cards) if c not in self._cards]
+    dealt = (self._private0, self._private1, self._public)
+    remaining = [c for c in range(self.get_game().num_cards) if c not in dealt]
     p = 1.0 / len(remaining)
     return [(c, p) for c in remaining]
 
-  def _put(self, player, amount):
-    self._ante[player] += amount
-    self._money[player] -= amount
-    self._pot += amount
-
   def _apply_action(self, action):
     if self._player == pyspiel.PlayerId.CHANCE:
-      self._cards.append(action)
-      if len(self._cards) != 1:  # both private cards, or the public card
-        self._player = 0
+      if self._private0 == _NOT_DEALT:
+        self._private0 = action
+        return
+      if self._private1 == _NOT_DEALT:
+        self._private1 = action
+      else:
+        self._public = action
+      self._player = 0
       return
-    player = self._player
-    self._sequences[self._round - 1].append(action)
+    player, round_ = self._player, self._round()
+    if round_ == 1:
+      self._round1 += str(action)
+    else:
+      self._round2 += str(action)
     if action == FOLD:
       self._terminal = True
-      self._money[1 - player] += self._pot
-      self._pot = 0
       return
-    game = self.get_game()
-    self._ones.append(2 * game.ranks + observation.betting_index(
-        player, self._round - 1, self._num_raises, action, _NUM_ROUNDS,
-        _MAX_RAISES))
-    self._put(player, self._stakes - self._ante[player])
+    self._put(player, self._stakes - self._ante(player))
     if action == RAISE:
-      self._stakes += _RAISE_AMOUNTS[self._round - 1]
-      self._put(player, _RAISE_AMOUNTS[self._round - 1])
+      self._stakes += _RAISE_AMOUNTS[round_ - 1]
+      self._put(player, _RAISE_AMOUNTS[round_ - 1])
       self._num_raises += 1
       self._num_calls = 0
       self._player = 1 - player
@@ -167,21 +183,26 @@ class NfspLeducState(pyspiel.State):
     self._num_calls += 1
     if self._num_calls < (2 if self._num_raises == 0 else 1):
       self._player = 1 - player
-    elif self._round == 1:
-      self._round, self._num_raises, self._num_calls = 2, 0, 0
+    elif round_ == 1:
+      self._num_raises = self._num_calls = 0
       self._player = pyspiel.PlayerId.CHANCE
     else:
       self._terminal = True
-      self._showdown(game)
 
-  def _showdown(self, game):
-    values = [_hand_value(self._cards[p], self._cards[2], game.suits,
-                          game.ranks) for p in (0, 1)]
-    best = max(values)
-    winners = [p for p in (0, 1) if values[p] == best]
-    for p in winners:
-      self._money[p] += self._pot / len(winners)
-    self._pot = 0
+  def _winnings(self):
+    """Chips each player takes from the pot at the end (0 before)."""
+    if not self._terminal:
+      return (0, 0)
+    pot = self._ante0 + self._ante1
+    last = (self._round2 or self._round1)[-1]
+    if last == str(FOLD):
+      return (0, pot) if self._player == 0 else (pot, 0)
+    game = self.get_game()
+    values = [_hand_value(self._card(p), self._public, game.suits, game.ranks)
+              for p in (0, 1)]
+    if values[0] == values[1]:
+      return (pot / 2, pot / 2)
+    return (pot, 0) if values[0] > values[1] else (0, pot)
 
   def _action_to_string(self, player, action):
     if player == pyspiel.PlayerId.CHANCE:
@@ -194,32 +215,44 @@ class NfspLeducState(pyspiel.State):
   def returns(self):
     if not self._terminal:
       return [0.0, 0.0]
-    return [float(m - _STARTING_MONEY) for m in self._money]
+    won = self._winnings()
+    return [float(won[0] - self._ante0), float(won[1] - self._ante1)]
 
   # --- information states ---------------------------------------------------
 
   def info_state_ones(self, player):
-    suits, ranks = self.get_game().suits, self.get_game().ranks
-    ones = list(self._ones)
-    if len(self._cards) > player:
-      ones.append(self._cards[player] // suits)
-    if len(self._cards) == 3:
-      ones.append(ranks + self._cards[2] // suits)
+    game = self.get_game()
+    ones = []
+    if self._card(player) != _NOT_DEALT:
+      ones.append(self._card(player) // game.suits)
+    if self._public != _NOT_DEALT:
+      ones.append(game.ranks + self._public // game.suits)
+    for round_, sequence in enumerate((self._round1, self._round2)):
+      actor, raises = 0, 0  # player 0 opens both rounds
+      for action in map(int, sequence):
+        if action != FOLD:
+          ones.append(2 * game.ranks + observation.betting_index(
+              actor, round_, raises, action, _NUM_ROUNDS, _MAX_RAISES))
+        raises += action == RAISE
+        actor = 1 - actor
     return ones
 
   def information_state_string_of(self, player):
-    private = self._cards[player] if len(self._cards) > player else _NOT_DEALT
-    public = f"[Public: {self._cards[2]}]" if len(self._cards) == 3 else ""
-    round1, round2 = (" ".join(map(str, s)) for s in self._sequences)
-    return (f"[Observer: {player}][Private: {private}][Round {self._round}]"
-            f"[Player: {self._player}][Pot: {self._pot}]"
-            f"[Money: {self._money[0]:g} {self._money[1]:g}]{public}"
-            f"[Round1: {round1}][Round2: {round2}]")
+    won = self._winnings()
+    money0 = _STARTING_MONEY - self._ante0 + won[0]
+    money1 = _STARTING_MONEY - self._ante1 + won[1]
+    pot = 0 if self._terminal else self._ante0 + self._ante1
+    public = f"[Public: {self._public}]" if self._public != _NOT_DEALT else ""
+    return (f"[Observer: {player}][Private: {self._card(player)}]"
+            f"[Round {self._round()}][Player: {self._player}][Pot: {pot}]"
+            f"[Money: {money0:g} {money1:g}]{public}"
+            f"[Round1: {' '.join(self._round1)}]"
+            f"[Round2: {' '.join(self._round2)}]")
 
   def __str__(self):
-    return (f"[Cards: {self._cards}][Round {self._round}][Pot: {self._pot}]"
-            f"[Money: {self._money[0]:g} {self._money[1]:g}]"
-            f"[Round1: {self._sequences[0]}][Round2: {self._sequences[1]}]")
+    return (f"[Cards: {self._private0} {self._private1} {self._public}]"
+            f"[Pot: {self._ante0 + self._ante1}]"
+            f"[Round1: {self._round1}][Round2: {self._round2}]")
 
 
 pyspiel.register_game(_GAME_TYPE, NfspLeducGame)

@@ -213,56 +213,57 @@ class RiverPokerGame(pyspiel.Game):
 
 
 class RiverPokerState(pyspiel.State):
-  """A River poker state. Attributes are plain values: cloning is cheap."""
+  """A River poker state: two dealt holdings and the betting string.
+
+  Everything else is derived from those atomic attributes (plus the player to
+  act, which OpenSpiel asks for most often), because OpenSpiel clones Python
+  states by deep-copying each attribute.
+  """
 
   def __init__(self, game):
     super().__init__(game)
-    self._hands = []          # holding index per dealt player
-    self._betting = ""        # 'c'heck/call, 'r'aise, 'f'old
-    self._ones = []           # betting one-hot indices so far
-    self._raises = 0
-    self._contrib = [game.pot / 2, game.pot / 2]
+    self._hand0 = -1     # holding indices, -1 until dealt
+    self._hand1 = -1
+    self._betting = ""   # 'c'heck/call, 'r'aise, 'f'old
     self._player = pyspiel.PlayerId.CHANCE
-    self._terminal = False
+
+  def _is_over(self):
+    last = self._betting[-1:]
+    # A fold, a call of a bet, or the second check ends the game.
+    return last == "f" or (last == "c" and len(self._betting) >= 2)
+
+  def _contributions(self):
+    game = self.get_game()
+    contrib = [game.pot / 2, game.pot / 2]
+    for i, action in enumerate(self._betting):
+      if action != "f":
+        contrib[i % 2] = contrib[1 - i % 2] + game.bet * (action == "r")
+    return contrib
 
   # --- dynamics -------------------------------------------------------------
 
   def current_player(self):
-    return pyspiel.PlayerId.TERMINAL if self._terminal else self._player
+    return self._player
 
   def _legal_actions(self, player):
-    actions = [CALL]
-    if self._contrib[player] < self._contrib[1 - player]:
-      actions.insert(0, FOLD)
-    if self._raises < self.get_game().max_bets:
-      actions.append(RAISE)
-    return actions
+    facing_bet = self._betting[-1:] == "r"
+    can_raise = self._betting.count("r") < self.get_game().max_bets
+    return [FOLD] * facing_bet + [CALL] + [RAISE] * can_raise
 
   def chance_outcomes(self):
     game = self.get_game()
-    return game.deal1(self._hands[0]) if self._hands else game.deal0
+    return game.deal0 if self._hand0 < 0 else game.deal1(self._hand0)
 
   def _apply_action(self, action):
-    if self._player == pyspiel.PlayerId.CHANCE:
-      self._hands.append(action)
-      if len(self._hands) == 2:
-        self._player = 0
+    if self._hand0 < 0:
+      self._hand0 = action
       return
-    player = self._player
-    self._betting += _ACTION_CHARS[action]
-    if action == FOLD:
-      self._terminal = True
-      return
-    self._ones.append(cards.NUM_CARDS + observation.betting_index(
-        player, 0, self._raises, action, 1, self.get_game().max_bets))
-    if action == RAISE:
-      self._contrib[player] = self._contrib[1 - player] + self.get_game().bet
-      self._raises += 1
+    if self._hand1 < 0:
+      self._hand1 = action
     else:
-      self._contrib[player] = self._contrib[1 - player]
-      # A call of a bet, or the second check, ends the game.
-      self._terminal = self._raises > 0 or len(self._betting) == 2
-    self._player = 1 - player
+      self._betting += _ACTION_CHARS[action]
+    self._player = (pyspiel.PlayerId.TERMINAL if self._is_over() else
+                    len(self._betting) % 2)
 
   def _action_to_string(self, player, action):
     if player == pyspiel.PlayerId.CHANCE:
@@ -270,40 +271,48 @@ class RiverPokerState(pyspiel.State):
     return ("Fold", "Call", "Raise")[action]
 
   def is_terminal(self):
-    return self._terminal
+    return self._player == pyspiel.PlayerId.TERMINAL
 
   def returns(self):
-    if not self._terminal:
+    if not self.is_terminal():
       return [0.0, 0.0]
     if self._betting[-1] == "f":
-      loser = self._player  # a fold leaves the folder as the player to act
+      loser = (len(self._betting) - 1) % 2
     else:
       strength = self.get_game().strength
-      diff = strength[self._hands[0]] - strength[self._hands[1]]
+      diff = strength[self._hand0] - strength[self._hand1]
       if diff == 0:
         return [0.0, 0.0]
       loser = 1 if diff > 0 else 0
-    won = self._contrib[loser]
+    won = self._contributions()[loser]
     return [won, -won] if loser == 1 else [-won, won]
 
   # --- information states ---------------------------------------------------
 
   def info_state_ones(self, player):
-    if len(self._hands) > player:
-      return list(self.get_game().hands[self._hands[player]]) + self._ones
-    return self._ones
+    game = self.get_game()
+    hand = (self._hand0, self._hand1)[player]
+    ones = list(game.hands[hand]) if hand >= 0 else []
+    raises = 0
+    for i, action in enumerate(self._betting):
+      if action != "f":
+        ones.append(cards.NUM_CARDS + observation.betting_index(
+            i % 2, 0, raises, _ACTION_CHARS.index(action), 1, game.max_bets))
+        raises += action == "r"
+    return ones
 
   def information_state_string_of(self, player):
     game = self.get_game()
-    private = (game.hand_strs[self._hands[player]]
-               if len(self._hands) > player else "")
-    pot = self._contrib[0] + self._contrib[1]
+    hand = (self._hand0, self._hand1)[player]
+    private = game.hand_strs[hand] if hand >= 0 else ""
     return (f"[Observer: {player}][Private: {private}][Board: "
-            f"{game.board_str}][Pot: {pot:g}][Betting: {self._betting}]")
+            f"{game.board_str}][Pot: {sum(self._contributions()):g}]"
+            f"[Betting: {self._betting}]")
 
   def __str__(self):
     game = self.get_game()
-    hands = " ".join(game.hand_strs[h] for h in self._hands)
+    hands = " ".join(game.hand_strs[h] for h in (self._hand0, self._hand1)
+                     if h >= 0)
     return f"[Hands: {hands}][Board: {game.board_str}][Betting: {self._betting}]"
 
 

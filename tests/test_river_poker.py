@@ -161,7 +161,7 @@ def test_openspiel_cpp_and_python_tools_agree():
   """C++ CFR and exploitability run on the Python game and match the Python tools."""
   game = pyspiel.load_game(SMALL)
   solver = pyspiel.CFRSolver(game)
-  for _ in range(30):
+  for _ in range(10):
     solver.evaluate_and_update_policy()
   cpp_policy = solver.average_policy()
   tabular = policy_lib.tabular_policy_from_callable(
