@@ -9,9 +9,14 @@ non-overlapping pairs, where b_i are the players' beliefs: "uniform", or the
 thesis' "defined" ranges (b = 0.99 * uniform over the range + 0.01 * uniform
 over all holdings), or any PokerStove range given as `range0` / `range1` with
 `range_weight` (tokens separated by commas, semicolons or spaces; inside an
-OpenSpiel game string use spaces, as commas separate parameters there). The deal is two chance nodes: player 0's holding from its
-marginal, then player 1's from the conditional given player 0's, which is
-exactly the joint law with 1081 + ~1035 outcomes instead of ~1.1M.
+OpenSpiel game string use spaces, as commas separate parameters there).
+
+The deal is four chance nodes, one card each (card ids as chance outcomes):
+player 0's lower card from the marginal of its holding, then its higher card
+given the lower; then player 1's two cards likewise from the conditional law
+of its holding given player 0's. That is exactly the joint law, with at most
+47 outcomes per chance node instead of ~1.1M joint deals (or 1081 holdings,
+whose outcome lists cost more to pass through pybind than a whole game).
 
 Each player has put pot/2 in. Player 0 (the papers' "player 1") acts first;
 actions are OpenSpiel's poker ids 0 fold (only when facing a bet), 1 check/call,
@@ -19,8 +24,8 @@ actions are OpenSpiel's poker ids 0 fold (only when facing a bet), 1 check/call,
 A showdown ranks the 7-card hands; the winner takes the loser's contribution.
 
 `min_rank` (2..14, with T=10 ... A=14) keeps only cards of that rank and above
-(board included), so that
-OpenSpiel's generic tools, which walk every state, can check small instances.
+(board included), so that OpenSpiel's generic tools, which walk every state,
+can check small instances.
 
 Information-state tensor: a 52-bit k-of-n of the player's two hole cards
 (ids `rank * 4 + suit`, see cards.py), then the betting one-hot over
@@ -117,7 +122,7 @@ def _check_params(params):
 
 
 DealTables = collections.namedtuple(
-    "DealTables", "board hands strength beliefs compatible deal0")
+    "DealTables", "board hands strength beliefs compatible marginal0 hand_index")
 
 
 @functools.lru_cache(maxsize=16)
@@ -154,19 +159,22 @@ def deal_tables(board, min_rank, beliefs, range0, range1, range_weight):
         f"range0={range0!r}, range1={range1!r} with range_weight="
         f"{range_weight}: no pair of non-overlapping holdings has positive "
         "probability")
+  hand_index = np.full((cards.NUM_CARDS, cards.NUM_CARDS), -1)
+  hand_index[hands[:, 0], hands[:, 1]] = np.arange(len(hands))
   tables = DealTables(board_cards, hands,
                       cards.showdown_ranks(hands, board_cards), weights,
-                      compatible, chance_outcomes(marginal0))
-  for array in (hands, tables.strength, compatible, *weights):
-    array.flags.writeable = False  # shared between games
+                      compatible, marginal0 / marginal0.sum(), hand_index)
+  for array in tables[1:]:
+    for a in (array if isinstance(array, tuple) else (array,)):
+      a.flags.writeable = False  # shared between games
   return tables
 
 
-def chance_outcomes(weights):
-  """[(index, probability)] over the positive entries of `weights`."""
-  support = np.flatnonzero(weights > 0)
+def _outcomes(actions, weights):
+  """[(action, probability)] over the positive `weights`."""
+  support = weights > 0
   probs = weights[support] / weights[support].sum()
-  return list(zip(support.tolist(), probs.tolist()))
+  return list(zip(actions[support].tolist(), probs.tolist()))
 
 
 class RiverPokerGame(pyspiel.Game):
@@ -178,7 +186,7 @@ class RiverPokerGame(pyspiel.Game):
     for name in ("range0", "range1"):
       params[name] = cards.normalize_range(params[name], name)
     (self.board, self.hands, self.strength, self.beliefs, self.compatible,
-     self.deal0) = deal_tables(*(params[k] for k in (
+     self.marginal0, self.hand_index) = deal_tables(*(params[k] for k in (
          "board", "min_rank", "beliefs", "range0", "range1", "range_weight")))
     self.pot, self.bet, self.max_bets = (float(params["pot"]),
                                          float(params["bet"]),
@@ -191,7 +199,7 @@ class RiverPokerGame(pyspiel.Game):
         _GAME_TYPE,
         pyspiel.GameInfo(
             num_distinct_actions=3,
-            max_chance_outcomes=len(self.hands),
+            max_chance_outcomes=cards.NUM_CARDS,
             num_players=2,
             min_utility=-stake,
             max_utility=stake,
@@ -199,9 +207,30 @@ class RiverPokerGame(pyspiel.Game):
             max_game_length=self.max_bets + 2),
         params)
 
-  def deal1(self, hand0):
-    """Chance outcomes of player 1's holding given player 0's."""
-    return chance_outcomes(self.beliefs[1] * self.compatible[hand0])
+  def holding_probabilities(self, hand0=None):
+    """Player 0's holding law, or player 1's given player 0's `hand0`.
+
+    A vector over `self.hands` (the rows of `hands` are (low, high) card ids).
+    """
+    if hand0 is None:
+      return self.marginal0
+    weights = self.beliefs[1] * self.compatible[hand0]
+    return weights / weights.sum()
+
+  def card_outcomes(self, hand0, low_card):
+    """Chance outcomes of the next card dealt.
+
+    `hand0` is player 0's holding index (-1 while player 0 is being dealt) and
+    `low_card` the lower card already dealt of the holding being dealt (-1 if
+    none): the lower card follows the holding law's marginal, the higher one
+    its law given the lower.
+    """
+    weights = self.holding_probabilities(None if hand0 < 0 else hand0)
+    if low_card < 0:
+      return _outcomes(np.arange(cards.NUM_CARDS), np.bincount(
+          self.hands[:, 0], weights, minlength=cards.NUM_CARDS))
+    rows = self.hands[:, 0] == low_card
+    return _outcomes(self.hands[rows, 1], weights[rows])
 
   def new_initial_state(self):
     return RiverPokerState(self)
@@ -224,6 +253,7 @@ class RiverPokerState(pyspiel.State):
     super().__init__(game)
     self._hand0 = -1     # holding indices, -1 until dealt
     self._hand1 = -1
+    self._low_card = -1  # first card of the holding being dealt
     self._betting = ""   # 'c'heck/call, 'r'aise, 'f'old
     self._player = pyspiel.PlayerId.CHANCE
 
@@ -251,15 +281,19 @@ class RiverPokerState(pyspiel.State):
     return [FOLD] * facing_bet + [CALL] + [RAISE] * can_raise
 
   def chance_outcomes(self):
-    game = self.get_game()
-    return game.deal0 if self._hand0 < 0 else game.deal1(self._hand0)
+    return self.get_game().card_outcomes(self._hand0, self._low_card)
 
   def _apply_action(self, action):
-    if self._hand0 < 0:
-      self._hand0 = action
-      return
-    if self._hand1 < 0:
-      self._hand1 = action
+    if self._player == pyspiel.PlayerId.CHANCE:
+      if self._low_card < 0:
+        self._low_card = action
+        return
+      hand = int(self.get_game().hand_index[self._low_card, action])
+      self._low_card = -1
+      if self._hand0 < 0:
+        self._hand0 = hand
+        return
+      self._hand1 = hand
     else:
       self._betting += _ACTION_CHARS[action]
     self._player = (pyspiel.PlayerId.TERMINAL if self._is_over() else
@@ -267,7 +301,7 @@ class RiverPokerState(pyspiel.State):
 
   def _action_to_string(self, player, action):
     if player == pyspiel.PlayerId.CHANCE:
-      return f"Deal {self.get_game().hand_strs[action]}"
+      return f"Deal {cards.card_str(action)}"
     return ("Fold", "Call", "Raise")[action]
 
   def is_terminal(self):
@@ -289,10 +323,17 @@ class RiverPokerState(pyspiel.State):
 
   # --- information states ---------------------------------------------------
 
+  def _private_cards(self, player):
+    hand = (self._hand0, self._hand1)[player]
+    if hand >= 0:
+      return self.get_game().hands[hand].tolist()
+    being_dealt = 0 if self._hand0 < 0 else 1
+    return [self._low_card] if (player == being_dealt and
+                                self._low_card >= 0) else []
+
   def info_state_ones(self, player):
     game = self.get_game()
-    hand = (self._hand0, self._hand1)[player]
-    ones = list(game.hands[hand]) if hand >= 0 else []
+    ones = self._private_cards(player)
     raises = 0
     for i, action in enumerate(self._betting):
       if action != "f":
@@ -303,8 +344,7 @@ class RiverPokerState(pyspiel.State):
 
   def information_state_string_of(self, player):
     game = self.get_game()
-    hand = (self._hand0, self._hand1)[player]
-    private = game.hand_strs[hand] if hand >= 0 else ""
+    private = cards.cards_str(self._private_cards(player))
     return (f"[Observer: {player}][Private: {private}][Board: "
             f"{game.board_str}][Pot: {sum(self._contributions()):g}]"
             f"[Betting: {self._betting}]")

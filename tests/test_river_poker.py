@@ -16,14 +16,13 @@ from nfsp_spiel.games import river_poker
 SMALL = "river_poker(min_rank=11,board=JcQdKhAsJd)"  # 11 cards left, 55 holdings
 
 
-def _hand(game, text):
-  return game.hand_strs.index(cards.cards_str(sorted(cards.parse_cards(text))))
-
-
 def _play(game, hand0, hand1, betting):
+  """Deals the two holdings (lower card first) and plays `betting`."""
   state = game.new_initial_state()
-  state.apply_action(_hand(game, hand0))
-  state.apply_action(_hand(game, hand1))
+  for hand in (hand0, hand1):
+    for card in sorted(cards.parse_cards(hand)):
+      assert card in dict(state.chance_outcomes())
+      state.apply_action(card)
   for action in betting:
     state.apply_action(action)
   return state
@@ -33,26 +32,31 @@ def _decision_points(game):
   """Betting sequences at which each player acts, from one deal."""
   points = {0: set(), 1: set()}
   state = game.new_initial_state()
-  state.apply_action(game.deal0[0][0])
-  state.apply_action(state.chance_outcomes()[0][0])
+  while state.is_chance_node():
+    state.apply_action(state.chance_outcomes()[0][0])
   stack = [state]
   while stack:
     state = stack.pop()
     if not state.is_terminal():
-      points[state.current_player()].add(tuple(state.history()[2:]))
+      points[state.current_player()].add(tuple(state.history()[4:]))
       stack.extend(state.child(a) for a in state.legal_actions())
   return points
 
 
 def test_full_game_sizes():
   game = pyspiel.load_game("river_poker")
-  assert len(game.hands) == 1081 == len(game.deal0)
-  # Player 1's holdings over all deals: every holding, 990 per deal.
-  assert len(game.deal1(0)) == 990
-  reachable1 = np.zeros(1081, bool)
-  for hand0, _ in game.deal0[::20]:
-    reachable1[[h for h, _ in game.deal1(hand0)]] = True
-  assert reachable1.all()
+  assert len(game.hands) == 1081
+  assert np.count_nonzero(game.holding_probabilities()) == 1081
+  # Player 1 can hold any of the 990 holdings disjoint from player 0's.
+  assert np.count_nonzero(game.holding_probabilities(hand0=0)) == 990
+  # Chance nodes deal single cards: at most 47 outcomes.
+  state = game.new_initial_state()
+  sizes = []
+  while state.is_chance_node():
+    sizes.append(len(state.chance_outcomes()))
+    state.apply_action(state.chance_outcomes()[-1][0])
+  assert sizes == [46, 1, 44, 1]  # 47 cards; the top card ends every holding
+  assert game.max_chance_outcomes() == 52
   # 2 decision points per player, each met with any of the 1081 holdings.
   points = _decision_points(game)
   assert {p: len(s) for p, s in points.items()} == {0: 2, 1: 2}
@@ -84,16 +88,26 @@ def test_deal_distribution_matches_brute_force(beliefs):
   joint = np.array([[b0[i] * b1[j] * (not set(h) & set(g))
                      for j, g in enumerate(hands)] for i, h in enumerate(hands)])
   joint /= joint.sum()
-  deal0 = np.zeros(len(hands))
-  for h, p in game.deal0:
-    deal0[h] = p
+  assert [tuple(h) for h in game.hands] == hands
+  deal0 = game.holding_probabilities()
   np.testing.assert_allclose(deal0, joint.sum(1), rtol=1e-12, atol=1e-15)
   for hand0 in (0, 500, 1080):
-    deal1 = np.zeros(len(hands))
-    for h, p in game.deal1(hand0):
-      deal1[h] = p
-    np.testing.assert_allclose(deal1, joint[hand0] / joint[hand0].sum(),
+    np.testing.assert_allclose(game.holding_probabilities(hand0),
+                               joint[hand0] / joint[hand0].sum(),
                                rtol=1e-12, atol=1e-15)
+  # The card-by-card chance nodes multiply out to the joint law.
+  rng = np.random.default_rng(0)
+  for _ in range(20):
+    state, prob = game.new_initial_state(), 1.0
+    while state.is_chance_node():
+      outcomes = dict(state.chance_outcomes())
+      card = int(rng.choice(list(outcomes)))
+      prob *= outcomes[card]
+      state.apply_action(card)
+    cards0 = tuple(state.history()[:2])
+    cards1 = tuple(state.history()[2:4])
+    assert prob == pytest.approx(
+        joint[hands.index(cards0), hands.index(cards1)], rel=1e-9)
   if beliefs == "uniform":
     np.testing.assert_allclose(deal0, 1 / 1081, rtol=1e-12)
   else:
