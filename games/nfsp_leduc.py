@@ -23,7 +23,7 @@ tensors give strings equal up to the suits of the cards.
 
 import pyspiel
 
-from nfsp_spiel.games import observation
+from nfsp_spiel.games import poker
 
 _DEFAULT_PARAMS = {"ranks": 3, "suits": 2}
 _MAX_RANKS, _MAX_SUITS = 100, 4
@@ -31,27 +31,13 @@ _ANTE, _STARTING_MONEY = 1, 100
 _RAISE_AMOUNTS = (2, 4)  # per round
 _MAX_RAISES = 2          # per round
 _NUM_ROUNDS = 2
-_BETTING_SIZE = observation.betting_size(_NUM_ROUNDS, _MAX_RAISES)  # 24
+_BETTING_SIZE = poker.betting_size(_NUM_ROUNDS, _MAX_RAISES)  # 24
 _NOT_DEALT = -10000  # OpenSpiel's kInvalidCard, as its strings print it
 
-_GAME_TYPE = pyspiel.GameType(
-    short_name="nfsp_leduc",
-    long_name="Leduc Hold'em (NFSP encoding)",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=2,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=True,
-    provides_observation_string=False,
-    provides_observation_tensor=False,
-    parameter_specification=_DEFAULT_PARAMS,
-)
+_GAME_TYPE = poker.game_type(
+    "nfsp_leduc", "Leduc Hold'em (NFSP encoding)", _DEFAULT_PARAMS)
 
-FOLD, CALL, RAISE = 0, observation.CALL, observation.RAISE
+FOLD, CALL, RAISE = poker.FOLD, poker.CALL, poker.RAISE
 
 
 class NfspLeducGame(pyspiel.Game):
@@ -87,7 +73,7 @@ class NfspLeducGame(pyspiel.Game):
     return NfspLeducState(self)
 
   def make_py_observer(self, iig_obs_type=None, params=None):
-    return observation.make_info_state_observer("nfsp_leduc", self.tensor_size,
+    return poker.make_info_state_observer("nfsp_leduc", self.tensor_size,
                                                 iig_obs_type, params)
 
 
@@ -231,7 +217,7 @@ class NfspLeducState(pyspiel.State):
       actor, raises = 0, 0  # player 0 opens both rounds
       for action in map(int, sequence):
         if action != FOLD:
-          ones.append(2 * game.ranks + observation.betting_index(
+          ones.append(2 * game.ranks + poker.betting_index(
               actor, round_, raises, action, _NUM_ROUNDS, _MAX_RAISES))
         raises += action == RAISE
         actor = 1 - actor

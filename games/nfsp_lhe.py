@@ -25,7 +25,7 @@ Card index c within a block is the card id (ranks "23456789TJQKA" times suits
 
 import pyspiel
 
-from nfsp_spiel.games import observation
+from nfsp_spiel.games import poker
 
 UNIVERSAL_POKER_LHE = (
     "universal_poker(betting=limit,numPlayers=2,numRounds=4,blind=10 5,"
@@ -35,29 +35,13 @@ UNIVERSAL_POKER_LHE = (
 
 _NUM_ROUNDS, _MAX_RAISES, _CARDS = 4, 4, 52
 _BETTING_OFFSET = _NUM_ROUNDS * _CARDS                       # 208
-TENSOR_SIZE = _BETTING_OFFSET + observation.betting_size(_NUM_ROUNDS,
+TENSOR_SIZE = _BETTING_OFFSET + poker.betting_size(_NUM_ROUNDS,
                                                          _MAX_RAISES)  # 288
 # Chance cards dealt when each round's betting starts: 2 + 2 hole, 3, 1, 1.
 _ROUND_OF_DEALT = {4: 0, 7: 1, 8: 2, 9: 3}
 
-_GAME_TYPE = pyspiel.GameType(
-    short_name="nfsp_lhe",
-    long_name="Heads-up Limit Texas Hold'em (NFSP encoding)",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=2,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=True,
-    provides_observation_string=False,
-    provides_observation_tensor=False,
-    parameter_specification={},
-)
-
-RAISE = observation.RAISE
+_GAME_TYPE = poker.game_type(
+    "nfsp_lhe", "Heads-up Limit Texas Hold'em (NFSP encoding)", {})
 
 
 class NfspLheGame(pyspiel.Game):
@@ -86,7 +70,7 @@ class NfspLheGame(pyspiel.Game):
     return NfspLheState(self)
 
   def make_py_observer(self, iig_obs_type=None, params=None):
-    return observation.make_info_state_observer("nfsp_lhe", TENSOR_SIZE,
+    return poker.make_info_state_observer("nfsp_lhe", TENSOR_SIZE,
                                                 iig_obs_type, params)
 
 
@@ -148,11 +132,11 @@ class NfspLheState(pyspiel.State):
       s.dealt += 1
       if s.dealt in _ROUND_OF_DEALT:
         s.round, s.raises = _ROUND_OF_DEALT[s.dealt], 0
-    elif action != 0:  # folds need no slot
-      s.betting += (_BETTING_OFFSET + observation.betting_index(
+    elif action != poker.FOLD:  # folds need no slot
+      s.betting += (_BETTING_OFFSET + poker.betting_index(
           s.state.current_player(), s.round, s.raises, action, _NUM_ROUNDS,
           _MAX_RAISES),)
-      s.raises += action == RAISE
+      s.raises += action == poker.RAISE
     s.state.apply_action(action)
 
   def _action_to_string(self, player, action):

@@ -40,7 +40,7 @@ import numpy as np
 import pyspiel
 
 from nfsp_spiel.games import cards
-from nfsp_spiel.games import observation
+from nfsp_spiel.games import poker
 
 # The thesis' "defined" beliefs (sec. 5.6.2, footnotes 2 and 3).
 DEFINED_RANGES = (
@@ -62,24 +62,10 @@ _DEFAULT_PARAMS = {
     "min_rank": 2,
 }
 
-_GAME_TYPE = pyspiel.GameType(
-    short_name="river_poker",
-    long_name="River poker (Heinrich et al. 2015)",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=2,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=True,
-    provides_observation_string=False,
-    provides_observation_tensor=False,
-    parameter_specification=_DEFAULT_PARAMS,
-)
+_GAME_TYPE = poker.game_type(
+    "river_poker", "River poker (Heinrich et al. 2015)", _DEFAULT_PARAMS)
 
-FOLD, CALL, RAISE = 0, observation.CALL, observation.RAISE
+FOLD, CALL, RAISE = poker.FOLD, poker.CALL, poker.RAISE
 _ACTION_CHARS = "fcr"
 
 
@@ -193,7 +179,7 @@ class RiverPokerGame(pyspiel.Game):
                                          params["max_bets"])
     self.board_str = cards.cards_str(self.board)
     self.hand_strs = [cards.cards_str(h) for h in self.hands]
-    self.tensor_size = cards.NUM_CARDS + observation.betting_size(1, self.max_bets)
+    self.tensor_size = cards.NUM_CARDS + poker.betting_size(1, self.max_bets)
     stake = self.pot / 2 + self.max_bets * self.bet
     super().__init__(
         _GAME_TYPE,
@@ -236,7 +222,7 @@ class RiverPokerGame(pyspiel.Game):
     return RiverPokerState(self)
 
   def make_py_observer(self, iig_obs_type=None, params=None):
-    return observation.make_info_state_observer("river_poker",
+    return poker.make_info_state_observer("river_poker",
                                                 self.tensor_size,
                                                 iig_obs_type, params)
 
@@ -337,7 +323,7 @@ class RiverPokerState(pyspiel.State):
     raises = 0
     for i, action in enumerate(self._betting):
       if action != "f":
-        ones.append(cards.NUM_CARDS + observation.betting_index(
+        ones.append(cards.NUM_CARDS + poker.betting_index(
             i % 2, 0, raises, _ACTION_CHARS.index(action), 1, game.max_bets))
         raises += action == "r"
     return ones

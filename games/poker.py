@@ -1,4 +1,4 @@
-"""The information-state observer and betting encoding shared by the games.
+"""What the three poker games share: action ids, game type, encoding, observer.
 
 Every game of this package encodes an information state as a binary vector
 (thesis 6.5): per-round k-of-n card blocks followed by the betting history as a
@@ -11,7 +11,27 @@ them into what OpenSpiel asks for, so the three games share the path C++ calls.
 import numpy as np
 import pyspiel
 
-CALL, RAISE = 1, 2  # OpenSpiel poker action ids (0 is fold).
+FOLD, CALL, RAISE = 0, 1, 2  # OpenSpiel's poker action ids
+
+
+def game_type(short_name, long_name, parameter_specification):
+  """A two-player zero-sum poker game providing information states only."""
+  return pyspiel.GameType(
+      short_name=short_name,
+      long_name=long_name,
+      dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+      chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+      information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+      utility=pyspiel.GameType.Utility.ZERO_SUM,
+      reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+      max_num_players=2,
+      min_num_players=2,
+      provides_information_state_string=True,
+      provides_information_state_tensor=True,
+      provides_observation_string=False,
+      provides_observation_tensor=False,
+      parameter_specification=parameter_specification,
+  )
 
 
 def betting_index(player, round_, raises, action, num_rounds, max_raises):
