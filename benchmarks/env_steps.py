@@ -104,8 +104,9 @@ def main(argv):
   if FLAGS.csv:
     with open(FLAGS.csv, "w") as f:
       f.write(",".join(header) + "\n")
-      for row in rows:
-        f.write(",".join(str(x) for x in row) + "\n")
+      for game, env, raw, env_ratio, raw_ratio, vs in rows:
+        f.write(f'"{game}",{env:.0f},{raw:.0f},{env_ratio:.3f},'
+                f'{raw_ratio:.3f},"{vs}"\n')
 
 
 if __name__ == "__main__":
