@@ -13,7 +13,7 @@ setuptools.setup(
     # The repository keeps the games in a top-level `games/` folder, but a
     # global `games` module would collide with other projects: it is installed
     # as the namespaced `nfsp_spiel.games` (see BUILD_NOTES.md).
-    packages=["nfsp_spiel", "nfsp_spiel.games"],
+    packages=["nfsp_spiel", "nfsp_spiel.evaluation", "nfsp_spiel.games"],
     package_dir={"nfsp_spiel": "nfsp_spiel", "nfsp_spiel.games": "games"},
     install_requires=[
         "open_spiel==2.0.*",

@@ -2,7 +2,8 @@
 
 Each game is stepped through `rl_environment.Environment` (what NFSP agents
 use: two information-state tensors, legal actions and rewards per step) and
-as raw pyspiel states (`apply_action` only), in one process, alternating the
+as raw pyspiel states (`apply_action` only; then also reading both players'
+information states at each decision), in one process, alternating the
 games across repeats so that machine drift hits all alike. Prints a table with
 the median steps/s and each game's ratio to its OpenSpiel reference.
 
@@ -52,10 +53,17 @@ def env_steps_per_second(name, steps, rng):
   return steps / (time.perf_counter() - start)
 
 
-def raw_steps_per_second(name, steps, rng):
-  """apply_action only, chance sampled from chance_outcomes like the env."""
+def raw_steps_per_second(name, steps, rng, tensors=False):
+  """apply_action only, chance sampled from chance_outcomes like the env.
+
+  With `tensors`, also reads both players' information states at every
+  decision, the way a batched self-play driver would: the hot indices
+  straight from our Python states (`info_state_ones`), the C++ tensor from
+  OpenSpiel's games.
+  """
   game = pyspiel.load_game(name)
   state = game.new_initial_state()
+  direct = hasattr(state, "info_state_ones")
   done = 0
   start = time.perf_counter()
   while done < steps:
@@ -65,6 +73,12 @@ def raw_steps_per_second(name, steps, rng):
       outcomes, probs = zip(*state.chance_outcomes())
       state.apply_action(rng.choices(outcomes, probs)[0])
     else:
+      if tensors:
+        for player in (0, 1):
+          if direct:
+            state.info_state_ones(player)
+          else:
+            state.information_state_tensor(player)
       state.apply_action(rng.choice(state.legal_actions()))
       done += 1
   return steps / (time.perf_counter() - start)
@@ -78,35 +92,37 @@ def short(name):
 def main(argv):
   del argv
   rng = random.Random(0)
-  results = {(name, kind): [] for name, _ in GAMES for kind in ("env", "raw")}
+  measures = {
+      "env": env_steps_per_second,
+      "raw": raw_steps_per_second,
+      "raw+tensors": lambda *a: raw_steps_per_second(*a, tensors=True),
+  }
+  results = {(name, kind): [] for name, _ in GAMES for kind in measures}
   for _ in range(FLAGS.repeats):
     for name, _ in GAMES:
-      results[name, "env"].append(env_steps_per_second(name, FLAGS.steps, rng))
-      results[name, "raw"].append(raw_steps_per_second(name, FLAGS.steps, rng))
+      for kind, measure in measures.items():
+        results[name, kind].append(measure(name, FLAGS.steps, rng))
   median = {key: statistics.median(v) for key, v in results.items()}
+  header = ["game"] + [f"{k} steps/s" for k in measures] + [
+      f"{k} ratio" for k in measures] + ["vs"]
   rows = []
   for name, reference in GAMES:
-    row = [short(name), median[name, "env"], median[name, "raw"]]
-    if reference:
-      row += [median[name, "env"] / median[reference, "env"],
-              median[name, "raw"] / median[reference, "raw"], short(reference)]
-    else:
-      row += [1.0, 1.0, "(reference)"]
-    rows.append(row)
-  header = ["game", "env steps/s", "raw steps/s", "env ratio", "raw ratio",
-            "vs"]
+    speeds = [median[name, kind] for kind in measures]
+    ratios = [median[name, kind] / median[reference or name, kind]
+              for kind in measures]
+    rows.append([short(name)] + speeds + ratios +
+                [short(reference) if reference else "(reference)"])
   print(f"{FLAGS.steps} random decision steps, median of {FLAGS.repeats}")
-  print(f"{header[0]:30s} {header[1]:>12s} {header[2]:>12s} {header[3]:>9s} "
-        f"{header[4]:>9s}  {header[5]}")
-  for game, env, raw, env_ratio, raw_ratio, vs in rows:
-    print(f"{game:30s} {env:12,.0f} {raw:12,.0f} {env_ratio:9.2f} "
-          f"{raw_ratio:9.2f}  {vs}")
+  print(f"{'game':29s}" + "".join(f"{h:>20s}" for h in header[1:-1]) + "  vs")
+  for row in rows:
+    print(f"{row[0]:29s}" + "".join(f"{x:20,.0f}" for x in row[1:4]) +
+          "".join(f"{x:20.2f}" for x in row[4:7]) + f"  {row[7]}")
   if FLAGS.csv:
     with open(FLAGS.csv, "w") as f:
       f.write(",".join(header) + "\n")
-      for game, env, raw, env_ratio, raw_ratio, vs in rows:
-        f.write(f'"{game}",{env:.0f},{raw:.0f},{env_ratio:.3f},'
-                f'{raw_ratio:.3f},"{vs}"\n')
+      for row in rows:
+        f.write(f'"{row[0]}",' + ",".join(f"{x:.0f}" for x in row[1:4]) + "," +
+                ",".join(f"{x:.3f}" for x in row[4:7]) + f',"{row[7]}"\n')
 
 
 if __name__ == "__main__":

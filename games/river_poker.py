@@ -66,7 +66,7 @@ _GAME_TYPE = poker.game_type(
     "river_poker", "River poker (Heinrich et al. 2015)", _DEFAULT_PARAMS)
 
 FOLD, CALL, RAISE = poker.FOLD, poker.CALL, poker.RAISE
-_ACTION_CHARS = "fcr"
+ACTION_CHARS = "fcr"  # betting-string letters of fold, call, raise
 
 
 def _beliefs(hands, params, player):
@@ -248,7 +248,8 @@ class RiverPokerState(pyspiel.State):
     # A fold, a call of a bet, or the second check ends the game.
     return last == "f" or (last == "c" and len(self._betting) >= 2)
 
-  def _contributions(self):
+  def contributions(self):
+    """Chips each player has put in the pot."""
     game = self.get_game()
     contrib = [game.pot / 2, game.pot / 2]
     for i, action in enumerate(self._betting):
@@ -281,7 +282,7 @@ class RiverPokerState(pyspiel.State):
         return
       self._hand1 = hand
     else:
-      self._betting += _ACTION_CHARS[action]
+      self._betting += ACTION_CHARS[action]
     self._player = (pyspiel.PlayerId.TERMINAL if self._is_over() else
                     len(self._betting) % 2)
 
@@ -304,7 +305,7 @@ class RiverPokerState(pyspiel.State):
       if diff == 0:
         return [0.0, 0.0]
       loser = 1 if diff > 0 else 0
-    won = self._contributions()[loser]
+    won = self.contributions()[loser]
     return [won, -won] if loser == 1 else [-won, won]
 
   # --- information states ---------------------------------------------------
@@ -324,7 +325,7 @@ class RiverPokerState(pyspiel.State):
     for i, action in enumerate(self._betting):
       if action != "f":
         ones.append(cards.NUM_CARDS + poker.betting_index(
-            i % 2, 0, raises, _ACTION_CHARS.index(action), 1, game.max_bets))
+            i % 2, 0, raises, ACTION_CHARS.index(action), 1, game.max_bets))
         raises += action == "r"
     return ones
 
@@ -332,7 +333,7 @@ class RiverPokerState(pyspiel.State):
     game = self.get_game()
     private = cards.cards_str(self._private_cards(player))
     return (f"[Observer: {player}][Private: {private}][Board: "
-            f"{game.board_str}][Pot: {sum(self._contributions()):g}]"
+            f"{game.board_str}][Pot: {sum(self.contributions()):g}]"
             f"[Betting: {self._betting}]")
 
   def __str__(self):
