@@ -18,10 +18,15 @@ setuptools.setup(
     install_requires=[
         "open_spiel==2.0.*",
         "tensorflow==2.21.*",
+        # TF 2.21 no longer installs TensorBoard; the curve logger writes to it.
+        "tensorboard==2.21.*",
         "numpy>=1.26",
         "absl-py>=2.1",
         # Hand ranking for River poker showdowns (BUILD_NOTES.md).
         "phevaluator>=0.6",
+        # Learning-curve plots and match progress bars (evaluation module).
+        "matplotlib>=3.8",
+        "tqdm>=4.66",
     ],
     extras_require={
         # eval7 is a second, independent hand evaluator the tests check against.

@@ -1,14 +1,25 @@
 """Evaluation core: every algorithm of nfsp_spiel reports through this module.
 
 * `as_policy`, `as_tabular`: OpenSpiel policies from agents, callables or
-  per-player policies.
+  per-player policies (`river_tabular` for River poker's 4324 info states).
 * `exploitability`, `nash_conv`, `best_response_values`: OpenSpiel's tools,
-  with an exact fast path for River poker.
+  with an exact vectorised best response for River poker.
+* `best_response_quality` (thesis eq. 5.2), `strategy_distance`.
+* `head_to_head`: duplicate matches in game units and mbb/h.
+* `LearningCurveLogger`, `plot_curves`: CSV / TensorBoard curves and PNGs.
 """
 
+from nfsp_spiel.evaluation.curves import LearningCurveLogger
+from nfsp_spiel.evaluation.curves import plot_curves
+from nfsp_spiel.evaluation.curves import read_curve
+from nfsp_spiel.evaluation.diagnostics import best_response_quality
+from nfsp_spiel.evaluation.diagnostics import strategy_distance
 from nfsp_spiel.evaluation.exploitability import best_response_values
 from nfsp_spiel.evaluation.exploitability import exploitability
 from nfsp_spiel.evaluation.exploitability import nash_conv
 from nfsp_spiel.evaluation.exploitability import river_tabular
+from nfsp_spiel.evaluation.matches import big_blind
+from nfsp_spiel.evaluation.matches import head_to_head
+from nfsp_spiel.evaluation.matches import MatchResult
 from nfsp_spiel.evaluation.policies import as_policy
 from nfsp_spiel.evaluation.policies import as_tabular

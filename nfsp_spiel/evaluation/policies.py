@@ -52,9 +52,10 @@ def _agent_player(agent):
 def _single(game, source, player=None):
   """A policy for one source; `player` is the seat when known."""
   if isinstance(source, policy_lib.Policy):
-    if source.game.get_type().short_name != game.get_type().short_name or (
-        source.game.get_parameters() != game.get_parameters()):
-      raise ValueError(f"policy is for {source.game}, not {game}")
+    # Subclasses that skip Policy.__init__ (BestResponsePolicy) keep `_game`.
+    own = getattr(source, "game", getattr(source, "_game", None))
+    if own is not None and str(own) != str(game):
+      raise ValueError(f"policy is for {own}, not {game}")
     return source
   if isinstance(source, rl_agent.AbstractAgent):
     seat = _agent_player(source) if player is None else player

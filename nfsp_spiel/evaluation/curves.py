@@ -1,0 +1,99 @@
+"""Learning curves: a CSV logger every training loop uses, and the plots.
+
+`LearningCurveLogger` appends one row per evaluation (step, wall-clock seconds,
+any metrics) to `<directory>/curve.csv`, flushing every row so that a killed
+run loses nothing; reopening the same directory resumes the curve (wall-clock
+continues from the last row). With `tensorboard=True` it also writes
+TensorBoard scalars. `plot_curves` draws one or several runs on one chart,
+optionally log-log like the papers' figures, and saves a PNG.
+"""
+
+import csv
+import os
+import time
+
+import matplotlib
+
+matplotlib.use("Agg")  # files only; no display needed
+import matplotlib.pyplot as plt  # pylint: disable=g-import-not-at-top
+
+CSV_NAME = "curve.csv"
+
+
+class LearningCurveLogger:
+  """Appends evaluation rows to `<directory>/curve.csv` (and TensorBoard)."""
+
+  def __init__(self, directory, tensorboard=False):
+    os.makedirs(directory, exist_ok=True)
+    self.path = os.path.join(directory, CSV_NAME)
+    self._fields = None
+    self._offset = 0.0  # seconds already spent by the runs this one resumes
+    if os.path.exists(self.path):
+      rows = read_curve(self.path)
+      if rows:
+        self._fields = list(rows[0])
+        self._offset = float(rows[-1]["seconds"])
+    self._start = time.perf_counter()
+    self._writer = None
+    if tensorboard:
+      import tensorflow as tf  # pylint: disable=g-import-not-at-top
+      self._writer = tf.summary.create_file_writer(
+          os.path.join(directory, "tensorboard"))
+
+  @property
+  def seconds(self):
+    """Wall-clock seconds of this run, including the runs it resumes."""
+    return self._offset + time.perf_counter() - self._start
+
+  def log(self, step, **metrics):
+    """Writes one row: `step`, the wall-clock seconds and `metrics`."""
+    row = {"step": step, "seconds": round(self.seconds, 3), **metrics}
+    if self._fields is None:
+      self._fields = list(row)
+      with open(self.path, "w", newline="") as f:
+        csv.DictWriter(f, self._fields).writeheader()
+    elif list(row) != self._fields:
+      raise ValueError(f"metrics {sorted(metrics)} differ from the curve's "
+                       f"columns {self._fields[2:]} in {self.path}")
+    with open(self.path, "a", newline="") as f:
+      csv.DictWriter(f, self._fields).writerow(row)
+    if self._writer is not None:
+      import tensorflow as tf  # pylint: disable=g-import-not-at-top
+      with self._writer.as_default():
+        for name, value in metrics.items():
+          tf.summary.scalar(name, value, step=step)
+      self._writer.flush()
+    return row
+
+
+def read_curve(path):
+  """The rows of a curve CSV as dicts of floats."""
+  with open(path, newline="") as f:
+    return [{k: float(v) for k, v in row.items()} for row in csv.DictReader(f)]
+
+
+def plot_curves(runs, output, metric="exploitability", x="step", loglog=False,
+                title=None):
+  """Plots `metric` against `x` for {label: csv path} runs; saves a PNG."""
+  if not runs:
+    raise ValueError("plot_curves needs at least one run")
+  figure, axes = plt.subplots(figsize=(6, 4))
+  for label, path in runs.items():
+    rows = read_curve(path)
+    if rows and (metric not in rows[0] or x not in rows[0]):
+      raise ValueError(f"{path} has columns {sorted(rows[0])}, not "
+                       f"{x!r} and {metric!r}")
+    axes.plot([r[x] for r in rows], [r[metric] for r in rows], label=label)
+  if loglog:
+    axes.set_xscale("log")
+    axes.set_yscale("log")
+  axes.set_xlabel({"step": "iterations", "seconds": "seconds"}.get(x, x))
+  axes.set_ylabel(metric)
+  if title:
+    axes.set_title(title)
+  axes.grid(True, which="both", alpha=0.3)
+  axes.legend()
+  figure.tight_layout()
+  figure.savefig(output, dpi=120)
+  plt.close(figure)
+  return output

@@ -1,0 +1,51 @@
+"""Diagnostics for sample-based fictitious play (Heinrich's thesis, sec. 5.6.1).
+
+* `best_response_quality`: thesis eq. 5.2, how much less a learned best
+  response beta_i wins against the average strategy pi_-i than an exact best
+  response, averaged over the players (fig. 5.1).
+* `strategy_distance`: squared distance between two strategy profiles over
+  the information states, e.g. FSP's counting-model average against XFP's
+  exact average (fig. 5.2).
+"""
+
+import numpy as np
+
+from nfsp_spiel.evaluation import exploitability as exploitability_lib
+from nfsp_spiel.evaluation import policies
+
+
+def best_response_quality(game, average_policy, learned_best_responses):
+  """Thesis eq. 5.2: mean over players of R(BR(pi_-i)) - R(beta_i, pi_-i).
+
+  `learned_best_responses` holds one policy (or agent, callable) per player,
+  as a list or {player: policy}; `average_policy` anything `as_policy` takes.
+  0 means every learned best response is exact.
+  """
+  if isinstance(learned_best_responses, (list, tuple)):
+    learned_best_responses = dict(enumerate(learned_best_responses))
+  average = policies.as_policy(game, average_policy)
+  exact = exploitability_lib.best_response_values(game, average).best_response
+  gaps = []
+  for player, learned in sorted(learned_best_responses.items()):
+    profile = {p: average for p in range(game.num_players())}
+    profile[player] = learned
+    learned_value = exploitability_lib.best_response_values(
+        game, profile).on_policy[player]
+    gaps.append(exact[player] - learned_value)
+  return float(np.mean(gaps))
+
+
+def strategy_distance(game, policy_a, policy_b, reduce="sum"):
+  """Squared Euclidean distance of the two profiles' action distributions.
+
+  Summed (`reduce="sum"`) or averaged (`"mean"`) over information states.
+  """
+  if reduce not in ("sum", "mean"):
+    raise ValueError(f"reduce={reduce!r}: expected 'sum' or 'mean'")
+  tabulate = (exploitability_lib.river_tabular
+              if game.get_type().short_name == "river_poker" else
+              policies.as_tabular)
+  a = tabulate(game, policy_a).action_probability_array
+  b = tabulate(game, policy_b).action_probability_array
+  per_state = np.sum((a - b) ** 2, axis=1)
+  return float(per_state.sum() if reduce == "sum" else per_state.mean())

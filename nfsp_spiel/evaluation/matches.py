@@ -1,0 +1,146 @@
+"""Head-to-head matches between policies, agents or bots, with duplicate deals.
+
+Each deal is played twice with the seats swapped and the same chance outcomes
+replayed (duplicate poker), so the luck of the cards cancels: the score of a
+deal is `first`'s mean return over its two games, and the standard error is
+taken over deals. Chance outcomes are replayed from one uniform number per
+chance node (inverse CDF), which deals the same cards in both games of a deal
+however the betting goes. Results are in game units and, for the poker games,
+in milli-big-blinds per hand (mbb/h).
+"""
+
+import collections
+
+import numpy as np
+import pyspiel
+from tqdm import tqdm
+
+from nfsp_spiel.evaluation import policies
+
+MatchResult = collections.namedtuple(
+    "MatchResult", "mean stderr mbb_per_hand mbb_stderr num_deals")
+MatchResult.__doc__ = """`first`'s mean return per game and its standard error.
+
+mbb_per_hand / mbb_stderr: the same in milli-big-blinds (None if the game has
+no big blind); num_deals: deals played (twice each when duplicate).
+"""
+
+# Chips in a big blind, by game: LHE's blind; the ante where there is no blind
+# (Kuhn, Leduc); half a river bet in River poker, whose bet is LHE's big bet.
+_BIG_BLIND = {
+    "nfsp_lhe": lambda game: 10.0,
+    "universal_poker": lambda game: float(max(
+        int(b) for b in game.get_parameters()["blind"].split())),
+    "leduc_poker": lambda game: 1.0,
+    "nfsp_leduc": lambda game: 1.0,
+    "kuhn_poker": lambda game: 1.0,
+    "river_poker": lambda game: game.get_parameters()["bet"] / 2.0,
+}
+
+
+def big_blind(game):
+  """Chips in a big blind for the poker games, else None."""
+  rule = _BIG_BLIND.get(game.get_type().short_name)
+  return rule(game) if rule else None
+
+
+class _Player:
+  """One side of a match: OpenSpiel bots (one per seat) or a policy.
+
+  `act(state, seat, rng)` returns the action for the seat being played.
+  """
+
+  def __init__(self, game, source):
+    per_seat = (dict(enumerate(source)) if isinstance(source, (list, tuple))
+                else source if isinstance(source, dict) else None)
+    if isinstance(source, pyspiel.Bot) or (per_seat and any(
+        isinstance(b, pyspiel.Bot) for b in per_seat.values())):
+      if not per_seat or sorted(per_seat) != [0, 1] or not all(
+          isinstance(b, pyspiel.Bot) for b in per_seat.values()):
+        raise ValueError("OpenSpiel bots are made for one seat: pass "
+                         "{0: bot_for_seat_0, 1: bot_for_seat_1}")
+      self.bots, self.policy = per_seat, None
+    else:
+      self.bots, self.policy = None, policies.as_policy(game, source)
+
+  def restart(self):
+    for bot in (self.bots or {}).values():
+      bot.restart()
+
+  def act(self, state, seat, rng):
+    if self.bots:
+      return self.bots[seat].step(state)
+    probs = self.policy.action_probabilities(state, seat)
+    actions = list(probs)
+    weights = np.fromiter(probs.values(), float, len(actions))
+    return actions[rng.choice(len(actions), p=weights / weights.sum())]
+
+  def inform(self, state, seat, player, action):
+    if self.bots:
+      self.bots[seat].inform_action(state, player, action)
+
+
+def _chance_action(state, uniform):
+  outcomes = state.chance_outcomes()
+  cumulative = np.cumsum([p for _, p in outcomes])
+  index = min(int(np.searchsorted(cumulative, uniform * cumulative[-1],
+                                  side="right")), len(outcomes) - 1)
+  return outcomes[index][0]
+
+
+def play_game(game, seats, chance_rng, rng):
+  """Plays one game; `seats[p]` plays player p. Returns the returns.
+
+  Chance draws one uniform number from `chance_rng` per chance node, so a
+  generator with the same seed replays the same deal.
+  """
+  for player in seats:
+    player.restart()
+  state = game.new_initial_state()
+  while not state.is_terminal():
+    if state.is_chance_node():
+      action = _chance_action(state, chance_rng.random())
+    else:
+      action = seats[state.current_player()].act(
+          state, state.current_player(), rng)
+    for seat, player in enumerate(seats):
+      if seat != state.current_player():
+        player.inform(state, seat, state.current_player(), action)
+    state.apply_action(action)
+  return state.returns()
+
+
+def head_to_head(game, first, second, num_deals=1000, seed=0, duplicate=True,
+                 progress=None):
+  """Plays `first` against `second` on `num_deals` deals of a 2-player game.
+
+  `first` and `second` are policies, {player: agent} dicts, callables, or
+  {seat: pyspiel.Bot} dicts (bots are made for one seat). With `duplicate`,
+  each deal is played with both seatings. `progress` shows a progress bar (default: for 10k deals or more).
+  """
+  if game.num_players() != 2:
+    raise ValueError(f"head_to_head needs a two-player game, got {game}")
+  if num_deals < 1:
+    raise ValueError(f"num_deals={num_deals}: a match needs at least one deal")
+  players = (_Player(game, first), _Player(game, second))
+  action_rng = np.random.default_rng([seed, 0])
+  scores = np.zeros(num_deals)
+  show = num_deals >= 10000 if progress is None else progress
+  for deal in tqdm(range(num_deals), disable=not show, unit="deal"):
+    deal_seed = [seed, 1, deal]
+    score = play_game(game, players, np.random.default_rng(deal_seed),
+                      action_rng)[0]
+    if duplicate:
+      swapped = play_game(game, players[::-1],
+                          np.random.default_rng(deal_seed), action_rng)[1]
+      score = (score + swapped) / 2
+    scores[deal] = score
+  mean = float(scores.mean())
+  stderr = float(scores.std(ddof=1) / np.sqrt(num_deals)) if num_deals > 1 else (
+      float("nan"))
+  unit = big_blind(game)
+  return MatchResult(
+      mean=mean, stderr=stderr,
+      mbb_per_hand=None if unit is None else 1000 * mean / unit,
+      mbb_stderr=None if unit is None else 1000 * stderr / unit,
+      num_deals=num_deals)

@@ -1,0 +1,45 @@
+"""The learning-curve logger and plots."""
+
+import os
+
+import matplotlib.image
+import pytest
+
+from nfsp_spiel import evaluation
+
+
+def test_csv_rows_resume_and_plot(tmp_path):
+  run = tmp_path / "xfp"
+  logger = evaluation.LearningCurveLogger(str(run))
+  for step in (1, 10, 100):
+    logger.log(step, exploitability=1.0 / step, episodes=step * 2)
+  # A resumed run appends, and its clock continues from the last row.
+  resumed = evaluation.LearningCurveLogger(str(run))
+  assert resumed.seconds >= evaluation.read_curve(resumed.path)[-1]["seconds"]
+  resumed.log(1000, exploitability=0.001, episodes=2000)
+  rows = evaluation.read_curve(os.path.join(run, "curve.csv"))
+  assert [r["step"] for r in rows] == [1, 10, 100, 1000]
+  assert [r["exploitability"] for r in rows] == [1.0, 0.1, 0.01, 0.001]
+  assert all(b["seconds"] >= a["seconds"] for a, b in zip(rows, rows[1:]))
+  with pytest.raises(ValueError, match="differ from the curve's columns"):
+    resumed.log(2000, nash_conv=0.1)
+
+  other = evaluation.LearningCurveLogger(str(tmp_path / "fsp"))
+  for step in (1, 10, 100, 1000):
+    other.log(step, exploitability=0.5 / step ** 0.5, episodes=step)
+  png = evaluation.plot_curves(
+      {"XFP": os.path.join(run, "curve.csv"),
+       "FSP": other.path}, str(tmp_path / "curves.png"), loglog=True,
+      title="Leduc")
+  image = matplotlib.image.imread(png)
+  assert image.shape[0] > 100 and image.shape[1] > 100
+  with pytest.raises(ValueError, match="not 'step' and 'return'"):
+    evaluation.plot_curves({"XFP": other.path}, str(tmp_path / "x.png"),
+                           metric="return")
+
+
+def test_tensorboard_scalars(tmp_path):
+  logger = evaluation.LearningCurveLogger(str(tmp_path), tensorboard=True)
+  logger.log(1, exploitability=0.5)
+  event_files = os.listdir(tmp_path / "tensorboard")
+  assert event_files and event_files[0].startswith("events.out.tfevents")

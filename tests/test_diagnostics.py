@@ -1,0 +1,55 @@
+"""Best-response quality (thesis eq. 5.2) and strategy distance."""
+
+import pyspiel
+import pytest
+from open_spiel.python import policy as policy_lib
+from open_spiel.python.algorithms import best_response as py_best_response
+
+import nfsp_spiel  # noqa: F401
+from nfsp_spiel import evaluation
+
+
+@pytest.mark.parametrize("name", ["kuhn_poker", "nfsp_leduc",
+                                  "river_poker(min_rank=12,board=QcQdKhAsKd)"])
+def test_exact_best_responses_have_quality_zero(name):
+  game = pyspiel.load_game(name)
+  average = policy_lib.UniformRandomPolicy(game)
+  exact = [py_best_response.BestResponsePolicy(game, p, average)
+           for p in (0, 1)]
+  assert evaluation.best_response_quality(game, average, exact) == \
+      pytest.approx(0.0, abs=1e-9)
+
+
+def test_quality_of_a_poor_best_response():
+  game = pyspiel.load_game("kuhn_poker")
+  average = policy_lib.UniformRandomPolicy(game)
+  # Playing the average itself as the "best response" loses exactly the
+  # NashConv / 2 of the average: eq. 5.2 equals the exploitability then.
+  quality = evaluation.best_response_quality(game, average, [average, average])
+  assert quality == pytest.approx(evaluation.exploitability(game, average),
+                                  abs=1e-12)
+  assert quality > 0.4
+
+
+def test_strategy_distance():
+  game = pyspiel.load_game("kuhn_poker")
+  uniform = policy_lib.UniformRandomPolicy(game)
+  always_pass = lambda state: {0: 1.0}  # noqa: E731
+  assert evaluation.strategy_distance(game, uniform, uniform) == 0.0
+  # 12 information states, each at squared distance 0.5^2 + 0.5^2.
+  assert evaluation.strategy_distance(game, uniform, always_pass) == \
+      pytest.approx(12 * 0.5)
+  assert evaluation.strategy_distance(game, uniform, always_pass,
+                                      reduce="mean") == pytest.approx(0.5)
+  with pytest.raises(ValueError, match="reduce='max'"):
+    evaluation.strategy_distance(game, uniform, uniform, reduce="max")
+
+
+def test_strategy_distance_on_full_river_poker():
+  game = pyspiel.load_game("river_poker")
+  uniform = policy_lib.UniformRandomPolicy(game)
+  always_call = lambda state: {1: 1.0}  # noqa: E731
+  # Every one of the 4324 information states has two legal actions (check or
+  # bet; fold or call): squared distance 0.5^2 + 0.5^2.
+  assert evaluation.strategy_distance(game, uniform, always_call) == \
+      pytest.approx(4324 * 0.5)
