@@ -14,10 +14,10 @@ from nfsp_spiel.evaluation.curves import plot_curves
 from nfsp_spiel.evaluation.curves import read_curve
 from nfsp_spiel.evaluation.diagnostics import best_response_quality
 from nfsp_spiel.evaluation.diagnostics import strategy_distance
-from nfsp_spiel.evaluation.exploitability import best_response_values
-from nfsp_spiel.evaluation.exploitability import exploitability
-from nfsp_spiel.evaluation.exploitability import nash_conv
-from nfsp_spiel.evaluation.exploitability import river_tabular
+from nfsp_spiel.evaluation.best_responses import best_response_values
+from nfsp_spiel.evaluation.best_responses import exploitability
+from nfsp_spiel.evaluation.best_responses import nash_conv
+from nfsp_spiel.evaluation.best_responses import river_tabular
 from nfsp_spiel.evaluation.matches import big_blind
 from nfsp_spiel.evaluation.matches import head_to_head
 from nfsp_spiel.evaluation.matches import MatchResult

@@ -10,7 +10,7 @@
 
 import numpy as np
 
-from nfsp_spiel.evaluation import exploitability as exploitability_lib
+from nfsp_spiel.evaluation import best_responses
 from nfsp_spiel.evaluation import policies
 
 
@@ -24,12 +24,12 @@ def best_response_quality(game, average_policy, learned_best_responses):
   if isinstance(learned_best_responses, (list, tuple)):
     learned_best_responses = dict(enumerate(learned_best_responses))
   average = policies.as_policy(game, average_policy)
-  exact = exploitability_lib.best_response_values(game, average).best_response
+  exact = best_responses.best_response_values(game, average).best_response
   gaps = []
   for player, learned in sorted(learned_best_responses.items()):
     profile = {p: average for p in range(game.num_players())}
     profile[player] = learned
-    learned_value = exploitability_lib.best_response_values(
+    learned_value = best_responses.best_response_values(
         game, profile).on_policy[player]
     gaps.append(exact[player] - learned_value)
   return float(np.mean(gaps))
@@ -42,7 +42,7 @@ def strategy_distance(game, policy_a, policy_b, reduce="sum"):
   """
   if reduce not in ("sum", "mean"):
     raise ValueError(f"reduce={reduce!r}: expected 'sum' or 'mean'")
-  tabulate = (exploitability_lib.river_tabular
+  tabulate = (best_responses.river_tabular
               if game.get_type().short_name == "river_poker" else
               policies.as_tabular)
   a = tabulate(game, policy_a).action_probability_array
