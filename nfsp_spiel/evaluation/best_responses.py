@@ -57,12 +57,21 @@ def _uses_cpp(game):
                                 pyspiel.GameType.Utility.CONSTANT_SUM))
 
 
+# Games whose trees no exact best response can walk: evaluate them in matches.
+_INTRACTABLE = ("nfsp_lhe", "universal_poker")
+
+
 def best_response_values(game, policy):
   """Each player's best-response value against the others, and on-policy value.
 
   `policy` is anything `policies.as_policy` accepts. Returns
   `Values(best_response=array, on_policy=array)`, one entry per player.
   """
+  if game.get_type().short_name in _INTRACTABLE:
+    raise ValueError(
+        f"{game}: an exact best response is intractable here (heads-up limit "
+        "hold'em has ~10^14 states); measure policies with "
+        "evaluation.head_to_head instead")
   if game.get_type().short_name == "river_poker":
     tree = river_tree(str(game))
     return tree.values(tree.policy_arrays(policies.as_policy(game, policy)))

@@ -45,9 +45,8 @@ class PublicTree:
       raise ValueError(f"PublicTree needs a river_poker game, got {game}")
     self.game = game
     self.num_hands = len(game.hands)
-    beliefs1 = game.beliefs[1][None, :] * game.compatible
-    self.deal = game.marginal0[:, None] * beliefs1 / beliefs1.sum(
-        1, keepdims=True)
+    joint = np.outer(*game.beliefs) * game.compatible
+    self.deal = joint / joint.sum()
     strength = game.strength
     self.showdown = self.deal * np.sign(strength[:, None] - strength[None, :])
     self.nodes = []
