@@ -1,0 +1,166 @@
+"""Full-width extensive-form fictitious play on arrays: XFP, Hendon's FP, GFP.
+
+Heinrich, Lanctot & Silver, "Fictitious Self-Play in Extensive-Form Games",
+ICML 2015, Alg. 1 and Thm. 7; Heinrich's thesis (2017), ch. 4 and app. B.
+
+Each iteration computes every player's exact best response beta to the
+others' average strategy by backward induction over information states, then
+moves the average towards it with effective stepsize lambda(u) per state u:
+
+* `xfp` (eq. 4.3): lambda = a x_beta(u) / ((1 - a) x_pi(u) + a x_beta(u)),
+  the realization-weighted update, realization-equivalent to mixing the
+  strategies as wholes; a = 1/(t+1) by default, or a constant;
+* `hendon` (thesis 4.5.1, Hendon et al. 1996): lambda = a, unweighted;
+* `gfp` (thesis app. B, eq. B.3/B.4): geometric fictitious play, which also
+  plays local best responses from every depth of the player's tree.
+
+The game is compiled once into sequence-form arrays (`sequence_form`), so an
+iteration is a handful of vectorised operations, linear in the tree size.
+`XFPSolver` has the interface of OpenSpiel's `fictitious_play.XFPSolver`
+(`iteration()`, `average_policy()` as an OpenSpiel policy).
+"""
+
+import dataclasses
+from typing import Callable, Optional, Union
+
+import numpy as np
+
+from nfsp_spiel import sequence_form
+
+STEPSIZE_RULES = ("xfp", "hendon", "gfp")
+INITIAL_STRATEGIES = ("uniform", "random")
+
+
+@dataclasses.dataclass
+class XFPConfig:
+  """XFP's options; the defaults are the papers' XFP.
+
+  Attributes:
+    stepsize: "xfp" (realization-weighted, thesis eq. 4.3), "hendon"
+      (unweighted 1/(t+1), thesis 4.5.1) or "gfp" (thesis app. B).
+    alpha: the basic stepsize a_t: None for 1/(t+1) (thesis 4.4), a constant
+      (thesis 4.5.3, fig. 4.6), or a function of the iteration t >= 1.
+    initial_strategy: "uniform", or "random" per-state weights drawn uniformly
+      and normalised (thesis 4.5.1).
+    best_response_noise: probability that a backward-induction step backs up
+      a uniform-random action's value instead of the best (thesis 4.5.3).
+    seed: seeds the random initial strategy and the noise.
+  """
+  stepsize: str = "xfp"
+  alpha: Union[None, float, Callable[[int], float]] = None
+  initial_strategy: str = "uniform"
+  best_response_noise: float = 0.0
+  seed: int = 0
+
+  def __post_init__(self):
+    if self.stepsize not in STEPSIZE_RULES:
+      raise ValueError(f"stepsize={self.stepsize!r}: expected one of "
+                       f"{STEPSIZE_RULES}")
+    if self.initial_strategy not in INITIAL_STRATEGIES:
+      raise ValueError(f"initial_strategy={self.initial_strategy!r}: expected "
+                       f"one of {INITIAL_STRATEGIES}")
+    if isinstance(self.alpha, (int, float)) and not 0 < self.alpha <= 1:
+      raise ValueError(f"alpha={self.alpha}: a constant stepsize must be in "
+                       "(0, 1]")
+    if not 0.0 <= self.best_response_noise <= 1.0:
+      raise ValueError(f"best_response_noise={self.best_response_noise}: must "
+                       "be in [0, 1]")
+
+  def alpha_at(self, t):
+    """The basic stepsize of the update that produces pi_{t+1}."""
+    if self.alpha is None:
+      return 1.0 / (t + 1)
+    return self.alpha(t) if callable(self.alpha) else float(self.alpha)
+
+
+def realization_weighted_step(alpha, reach_average, reach_response):
+  """Eq. 4.3's effective stepsize per information state (0 where unreached)."""
+  denominator = (1 - alpha) * reach_average + alpha * reach_response
+  return np.divide(alpha * reach_response, denominator,
+                   out=np.zeros_like(denominator), where=denominator > 0)
+
+
+def gfp_update(form, player, average, response, alpha):
+  """The geometric update, eq. B.3 with local stepsizes from eq. B.4."""
+  reach = form.reach(player, average)           # x_pi of every sequence
+  local = np.zeros(form.num_sequences[player])  # alpha[sigma]
+  local[0] = alpha
+  updated = average.copy()
+  legal = form.legal[player]
+  for depth, infosets in enumerate(form.levels[player]):
+    parent = form.parent_sequence[player][infosets]
+    routine = (1 - alpha) ** (depth + 1) * reach[parent]
+    weight = local[parent]
+    total = routine + weight
+    mixed = routine[:, None] * average[infosets] + weight[:, None] * response[
+        infosets]
+    updated[infosets] = np.where(total[:, None] > 0, mixed / np.where(
+        total > 0, total, 1.0)[:, None], average[infosets])
+    table = form.sequence[player][infosets]
+    mask = legal[infosets]
+    child = (weight[:, None] * response[infosets] + alpha *
+             (1 - alpha) ** (depth + 1) * reach[parent][:, None] *
+             average[infosets])
+    local[table[mask]] = child[mask]
+  return updated
+
+
+class XFPSolver:
+  """Extensive-form fictitious play on a compiled game; see the module docstring.
+
+  Drop-in for OpenSpiel's `fictitious_play.XFPSolver`: `iteration()` and
+  `average_policy()`; plus `exploitability()` and the strategy arrays.
+  """
+
+  def __init__(self, game, config: Optional[XFPConfig] = None, **overrides):
+    self.config = dataclasses.replace(config or XFPConfig(), **overrides)
+    self.form = sequence_form.SequenceForm(game)
+    self.game = game
+    self._rng = np.random.default_rng(self.config.seed)
+    if self.config.initial_strategy == "uniform":
+      self.strategies = [self.form.uniform(p) for p in (0, 1)]
+    else:
+      self.strategies = [self.form.random_strategy(p, self._rng)
+                         for p in (0, 1)]
+    self.iterations = 0
+    self._exact = None  # exact best responses to the current average
+
+  def exact_best_responses(self):
+    """[(value, one-hot strategy)] of both players against the average."""
+    if self._exact is None:
+      self._exact = [self.form.best_response(p, self.strategies[1 - p])
+                     for p in (0, 1)]
+    return self._exact
+
+  def exploitability(self):
+    """Exploitability of the average profile (mean best-response value)."""
+    return 0.5 * sum(value for value, _ in self.exact_best_responses())
+
+  def iteration(self):
+    """One fictitious-play step: best responses, then the average update."""
+    noise = self.config.best_response_noise
+    if noise > 0:
+      responses = [self.form.best_response(p, self.strategies[1 - p], noise,
+                                           self._rng)[1] for p in (0, 1)]
+    else:
+      responses = [response for _, response in self.exact_best_responses()]
+    self.iterations += 1
+    alpha = self.config.alpha_at(self.iterations)
+    self.strategies = [self._update(p, responses[p], alpha) for p in (0, 1)]
+    self._exact = None
+
+  def _update(self, player, response, alpha):
+    average = self.strategies[player]
+    if self.config.stepsize == "gfp":
+      return gfp_update(self.form, player, average, response, alpha)
+    if self.config.stepsize == "hendon":
+      step = np.full(len(average), alpha)
+    else:
+      step = realization_weighted_step(
+          alpha, self.form.infoset_reach(player, average),
+          self.form.infoset_reach(player, response))
+    return average + step[:, None] * (response - average)
+
+  def average_policy(self):
+    """The average strategy profile as an OpenSpiel `TabularPolicy`."""
+    return self.form.to_tabular(self.strategies)
