@@ -44,90 +44,90 @@ def check_two_player_zero_sum(game, who):
                      f"{', '.join(problems)}")
 
 
-class _Player:
-  """One player's information states and sequences, while compiling."""
-
-  def __init__(self, num_actions):
-    self.num_actions = num_actions
-    self.keys, self.states, self.legal, self.parent, self.depth = (
-        [], [], [], [], [])
-    self.index = {}
-    self.sequences = [None]  # sequence 0: the empty sequence
-
-  def infoset(self, key, state, parent_sequence, depth):
-    if key not in self.index:
-      self.index[key] = len(self.keys)
-      self.keys.append(key)
-      self.states.append(state)
-      mask = np.zeros(self.num_actions, bool)
-      mask[state.legal_actions()] = True
-      self.legal.append(mask)
-      self.parent.append(parent_sequence)
-      self.depth.append(depth)
-    return self.index[key]
-
-
 class SequenceForm:
-  """A compiled two-player zero-sum game; see the module docstring."""
+  """A compiled two-player zero-sum game; see the module docstring.
+
+  Subclasses compile other representations into the same strategy space
+  (`river_tree.RiverSequenceForm`); they override `_sequence_payoffs` and
+  `value`, the only methods that look at payoffs.
+  """
 
   def __init__(self, game):
     check_two_player_zero_sum(game, "SequenceForm")
-    self.game = game
-    self.num_actions = game.num_distinct_actions()
-    players = [_Player(self.num_actions) for _ in range(2)]
+    keys, states, legal, parents = [[], []], [[], []], [[], []], [[], []]
+    index = [{}, {}]
     utilities, chance, last = [], [], []
     self.num_states = 0
-    # Iterative walk: (state, chance probability, last sequence and own
-    # depth of each player).
-    stack = [(game.new_initial_state(), 1.0, (0, 0), (0, 0))]
-    sequence_ids = [{}, {}]
+    # Iterative walk: (state, chance probability, each player's last
+    # (information state, action), -1 for none). Pre-order: an information
+    # state is met before those below it.
+    stack = [(game.new_initial_state(), 1.0, ((-1, -1), (-1, -1)))]
     while stack:
-      state, probability, sequences, depths = stack.pop()
+      state, probability, previous = stack.pop()
       self.num_states += 1
       if state.is_terminal():
         utilities.append(state.returns()[0])
         chance.append(probability)
-        last.append(sequences)
+        last.append(previous)
         continue
       if state.is_chance_node():
         for action, p in state.chance_outcomes():
-          stack.append((state.child(action), probability * p, sequences,
-                        depths))
+          stack.append((state.child(action), probability * p, previous))
         continue
       player = state.current_player()
-      own = players[player]
-      infoset = own.infoset(state.information_state_string(player), state,
-                            sequences[player], depths[player])
+      key = state.information_state_string(player)
+      if key not in index[player]:
+        index[player][key] = len(keys[player])
+        keys[player].append(key)
+        states[player].append(state)
+        legal[player].append(state.legal_actions())
+        parents[player].append(previous[player])
+      infoset = index[player][key]
       for action in state.legal_actions():
-        sequence = sequence_ids[player].setdefault((infoset, action),
-                                                   len(own.sequences))
-        if sequence == len(own.sequences):
-          own.sequences.append((infoset, action))
-        child_sequences = list(sequences)
-        child_sequences[player] = sequence
-        child_depths = list(depths)
-        child_depths[player] += 1
-        stack.append((state.child(action), probability,
-                      tuple(child_sequences), tuple(child_depths)))
-    self.utility = np.array(utilities)           # player 0's, per terminal
+        child_previous = list(previous)
+        child_previous[player] = (infoset, action)
+        stack.append((state.child(action), probability, tuple(child_previous)))
+    self._build(game, keys, states, legal, parents)
+    self.utility = np.array(utilities)  # player 0's, per terminal
     self.chance = np.array(chance)
-    self.terminal_sequence = np.array(last, np.int64).T  # [player, terminal]
-    self.keys = [p.keys for p in players]
-    self.states = [p.states for p in players]
-    self.legal = [np.array(p.legal).reshape(-1, self.num_actions)
-                  for p in players]
-    self.parent_sequence = [np.array(p.parent, np.int64) for p in players]
-    self.depth = [np.array(p.depth, np.int64) for p in players]
-    self.num_sequences = [len(p.sequences) for p in players]
-    self.sequence = []  # [player][infoset, action] -> sequence id or -1
-    for p, own in enumerate(players):
-      table = -np.ones((len(own.keys), self.num_actions), np.int64)
-      for sequence, (infoset, action) in enumerate(own.sequences[1:], 1):
-        table[infoset, action] = sequence
+    last = np.array(last, np.int64).reshape(-1, 2, 2)
+    self.terminal_sequence = np.stack(  # [player, terminal]
+        [self.sequence_of(p, last[:, p]) for p in (0, 1)])
+
+  def _build(self, game, keys, states, legal, parents):
+    """The strategy space from, per player and information state: its key,
+    a representative state, its legal actions and the player's previous
+    (information state, action), (-1, -1) for none, listed parents first."""
+    self.game = game
+    self.num_actions = game.num_distinct_actions()
+    self.keys, self.states = keys, states
+    self.legal, self.sequence, self.parent_sequence = [], [], []
+    self.depth, self.num_sequences, self.levels = [], [], []
+    for p in (0, 1):
+      mask = np.zeros((len(legal[p]), self.num_actions), bool)
+      for row, actions in enumerate(legal[p]):
+        mask[row, actions] = True
+      table = -np.ones(mask.shape, np.int64)  # sequence 0 is the empty one
+      table[mask] = np.arange(1, mask.sum() + 1)
+      self.legal.append(mask)
       self.sequence.append(table)
-    # Information states grouped by depth, shallow first.
-    self.levels = [[np.flatnonzero(d == level) for level in range(d.max() + 1)]
-                   if len(d) else [] for d in self.depth]
+      self.num_sequences.append(int(mask.sum()) + 1)
+      parent = np.array(parents[p], np.int64).reshape(-1, 2)
+      self.parent_sequence.append(self.sequence_of(p, parent))
+      depth = np.zeros(len(parent), np.int64)
+      for row, (infoset, _) in enumerate(parent):
+        depth[row] = 0 if infoset < 0 else depth[infoset] + 1
+      self.depth.append(depth)
+      # Information states grouped by depth, shallow first.
+      self.levels.append([np.flatnonzero(depth == d)
+                          for d in range(depth.max() + 1 if len(depth) else 0)])
+    self._skeleton, self._rows = None, None  # see to_tabular
+
+  def sequence_of(self, player, pairs):
+    """Sequence ids of (information state, action) pairs; 0 for (-1, -1)."""
+    pairs = np.asarray(pairs, np.int64).reshape(-1, 2)
+    ids = self.sequence[player][np.maximum(pairs[:, 0], 0), pairs[:, 1]]
+    return np.where(pairs[:, 0] >= 0, ids, 0)
 
   # --- strategies -----------------------------------------------------------
 
@@ -199,19 +199,36 @@ class SequenceForm:
     reach1 = self.reach(1, strategies[1])[self.terminal_sequence[1]]
     return float(np.sum(self.utility * self.chance * reach0 * reach1))
 
+  def values(self, strategies):
+    """(best-response values, on-policy values) of both players."""
+    best = [self.best_response(p, strategies[1 - p])[0] for p in (0, 1)]
+    on_policy = self.value(strategies)
+    return np.array(best), np.array([on_policy, -on_policy])
+
   def exploitability(self, strategies):
     """Mean best-response value against the profile (OpenSpiel's definition)."""
-    return 0.5 * (self.best_response(0, strategies[1])[0] +
-                  self.best_response(1, strategies[0])[0])
+    return 0.5 * float(np.sum(self.values(strategies)[0]))
 
   # --- OpenSpiel policies ---------------------------------------------------
 
   def to_tabular(self, strategies):
-    """The profile as an OpenSpiel `TabularPolicy`."""
-    states = {key: state for p in (0, 1)
-              for key, state in zip(self.keys[p], self.states[p])}
-    tabular = policy_lib.TabularPolicy(self.game, states=states)
+    """The profile as an OpenSpiel `TabularPolicy`.
+
+    The policy carries this compiled form (`policy.sequence_form`), which lets
+    `nfsp_spiel.evaluation` evaluate it on the arrays instead of the tree.
+    """
+    if self._skeleton is None:
+      states = {key: state for p in (0, 1)
+                for key, state in zip(self.keys[p], self.states[p])}
+      self._skeleton = policy_lib.TabularPolicy(self.game, states=states)
+      self._rows = [np.array([self._skeleton.state_lookup[k] for k in keys],
+                             np.int64) for keys in self.keys]
+    tabular = self._skeleton.__copy__(copy_action_probability_array=True)
     for p in (0, 1):
-      for key, probs in zip(self.keys[p], strategies[p]):
-        tabular.action_probability_array[tabular.state_lookup[key]] = probs
+      tabular.action_probability_array[self._rows[p]] = strategies[p]
+    tabular.sequence_form = self
     return tabular
+
+  def strategies_of(self, tabular):
+    """The strategy arrays of a `TabularPolicy` made by `to_tabular`."""
+    return [tabular.action_probability_array[rows] for rows in self._rows]

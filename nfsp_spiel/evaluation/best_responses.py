@@ -4,9 +4,11 @@ Two-player zero-sum games go through OpenSpiel's C++ best response
 (`pyspiel.TabularBestResponse`, `pyspiel.expected_returns`) on the tabulated
 policy; other games through OpenSpiel's Python `exploitability` module. River
 poker, whose ~10M states OpenSpiel cannot walk here, uses the exact vectorised
-best response of `river_best_response` instead (tested equal to OpenSpiel's on
+best response of `river_tree.RiverSequenceForm` instead (tested equal to OpenSpiel's on
 reduced decks). `nfsp_leduc` at its default size is evaluated on OpenSpiel's
-C++ `leduc_poker`, whose information-state strings it shares.
+C++ `leduc_poker`, whose information-state strings it shares. Policies made by
+a compiled game (`sequence_form.SequenceForm.to_tabular`, e.g. XFP's average)
+are evaluated on its arrays, tested equal to OpenSpiel's tools.
 """
 
 import collections
@@ -17,28 +19,38 @@ import pyspiel
 from open_spiel.python.algorithms import exploitability as py_exploitability
 from open_spiel.python.algorithms import best_response as py_best_response
 
+from nfsp_spiel import river_tree
 from nfsp_spiel.evaluation import policies
-from nfsp_spiel.evaluation import river_best_response
 
-Values = river_best_response.Values
+Values = collections.namedtuple("Values", "best_response on_policy")
 
 
 @functools.lru_cache(maxsize=4)
-def river_tree(game_string):
-  """The (cached) public tree of a River poker game."""
-  return river_best_response.PublicTree(pyspiel.load_game(game_string))
+def river_form(game_string):
+  """The (cached) public-tree sequence form of a River poker game."""
+  return river_tree.RiverSequenceForm(pyspiel.load_game(game_string))
+
+
+def _river_strategies(form, source):
+  """Strategy arrays of anything `as_policy` takes, distributions checked."""
+  policy = policies.as_policy(form.game, source)
+  strategies = [form.uniform(p) for p in (0, 1)]
+  for p in (0, 1):
+    for row, state in zip(form.reachable[p], form.states[p]):
+      strategies[p][row] = policies.checked_probabilities(
+          policy.action_probabilities(state, p),
+          list(np.flatnonzero(form.legal[p][row])), form.num_actions,
+          lambda s=state, q=p: s.information_state_string(q))
+  return strategies
 
 
 def river_tabular(game, source):
-  """A River poker `TabularPolicy` over its ~4324 information states."""
-  tree = river_tree(str(game))
-  states = {}
-  for node in tree.decision_nodes:
-    player = tree.nodes[node].player
-    for hand in tree.reachable_hands(player):
-      state = tree.representative_state(node, hand)
-      states[state.information_state_string(player)] = state
-  return policies.as_tabular(game, source, states)
+  """A River poker `TabularPolicy` over its ~4324 information states.
+
+  It carries the compiled form, so evaluating it again is cheap.
+  """
+  form = river_form(str(game))
+  return form.to_tabular(_river_strategies(form, source))
 
 
 def _cpp_game(game):
@@ -72,9 +84,13 @@ def best_response_values(game, policy):
         f"{game}: an exact best response is intractable here (heads-up limit "
         "hold'em has ~10^14 states); measure policies with "
         "evaluation.head_to_head instead")
+  form = getattr(policy, "sequence_form", None)
+  if form is not None and str(form.game) == str(game):
+    # Made by a compiled game (XFP): exact values on its arrays.
+    return Values(*form.values(form.strategies_of(policy)))
   if game.get_type().short_name == "river_poker":
-    tree = river_tree(str(game))
-    return tree.values(tree.policy_arrays(policies.as_policy(game, policy)))
+    form = river_form(str(game))
+    return Values(*form.values(_river_strategies(form, policy)))
   tabular = policies.as_tabular(game, policy)
   if _uses_cpp(game):
     table = {key: [(a, p) for a, p in enumerate(tabular.action_probability_array[
