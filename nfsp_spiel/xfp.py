@@ -22,6 +22,7 @@ handful of vectorised operations, linear in the tree size.
 """
 
 import dataclasses
+import json
 from typing import Callable, Optional, Union
 
 import numpy as np
@@ -173,3 +174,26 @@ class XFPSolver:
   def average_policy(self):
     """The average strategy profile as an OpenSpiel `TabularPolicy`."""
     return self.form.to_tabular(self.strategies)
+
+  def save(self, path):
+    """Checkpoints the run (average strategies, iteration, RNG) to `path`."""
+    np.savez(path, game=str(self.game), iterations=self.iterations,
+             strategy0=self.strategies[0], strategy1=self.strategies[1],
+             rng=json.dumps(self._rng.bit_generator.state))
+    return path if path.endswith(".npz") else path + ".npz"
+
+  @classmethod
+  def restore(cls, game, path, config=None, **overrides):
+    """A solver resumed from `save`'s checkpoint (same game required)."""
+    try:
+      data = np.load(path)
+    except FileNotFoundError:
+      raise FileNotFoundError(f"no XFP checkpoint at {path!r}") from None
+    if str(data["game"]) != str(game):
+      raise ValueError(f"{path!r} is a checkpoint of {data['game']}, not "
+                       f"{game}")
+    solver = cls(game, config, **overrides)
+    solver.strategies = [data["strategy0"], data["strategy1"]]
+    solver.iterations = int(data["iterations"])
+    solver._rng.bit_generator.state = json.loads(str(data["rng"]))
+    return solver

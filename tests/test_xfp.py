@@ -1,0 +1,243 @@
+"""XFP, Hendon's fictitious play and GFP on compiled games."""
+
+import numpy as np
+import pyspiel
+import pytest
+from open_spiel.python import policy as policy_lib
+from open_spiel.python.algorithms import exploitability as py_exploitability
+from open_spiel.python.algorithms import fictitious_play
+from open_spiel.python.algorithms import get_all_states
+
+import nfsp_spiel  # noqa: F401
+from nfsp_spiel import evaluation
+from nfsp_spiel import sequence_form
+from nfsp_spiel import xfp
+
+
+def _kuhn_nash_distance(game, tabular):
+  """Mean squared error to the closest member of Kuhn's equilibrium family."""
+  import known_policies  # pylint: disable=g-import-not-at-top
+  errors = []
+  for alpha in np.linspace(0, 1 / 3, 301):
+    nash = known_policies.kuhn_equilibrium(game, alpha)
+    errors.append(np.mean([
+        (tabular.action_probability_array[i] -
+         nash.action_probability_array[nash.state_lookup[key]]) ** 2
+        for key, i in tabular.state_lookup.items()]))
+  return min(errors)
+
+
+def test_kuhn_converges_to_the_nash_family():
+  game = pyspiel.load_game("kuhn_poker")
+  solver = xfp.XFPSolver(game)
+  for _ in range(1000):
+    solver.iteration()
+  # Measured: 0.0067 after 1000 iterations (0.022 after 100), and a mean
+  # squared error of 1.5e-4 to the closest equilibrium (9.7e-4 after 100).
+  assert solver.exploitability() < 0.008
+  assert _kuhn_nash_distance(game, solver.average_policy()) < 2e-4
+  # The exploitability agrees with OpenSpiel's tool on the same policy.
+  assert solver.exploitability() == pytest.approx(
+      py_exploitability.exploitability(game, solver.average_policy()),
+      abs=1e-12)
+
+
+def test_update_is_realization_equivalent_to_mixing():
+  """Thm. 7: x_new = (1 - a) x_pi + a x_beta for every sequence (brute force)."""
+  game = pyspiel.load_game("leduc_poker")
+  solver = xfp.XFPSolver(game, initial_strategy="random", seed=1)
+  form = solver.form
+  for _ in range(5):
+    old = [s.copy() for s in solver.strategies]
+    responses = [r for _, r in solver.exact_best_responses()]
+    solver.iteration()
+    alpha = 1.0 / (solver.iterations + 1)
+    for p in (0, 1):
+      np.testing.assert_allclose(
+          form.reach(p, solver.strategies[p]),
+          (1 - alpha) * form.reach(p, old[p]) +
+          alpha * form.reach(p, responses[p]), atol=1e-12)
+
+
+def _tabular_arrays(form, tabular_callable, player):
+  """A callable policy's probabilities as `form`'s strategy array."""
+  probs = np.zeros(form.legal[player].shape)
+  for row, state in enumerate(form.states[player]):
+    for action, p in tabular_callable(state):
+      probs[row, action] = p
+  return probs
+
+
+def test_same_update_as_openspiel_given_the_same_best_responses():
+  """Our eq. 4.3 update of OpenSpiel's average towards OpenSpiel's best
+  responses gives OpenSpiel's next average, whatever the tie-breaking."""
+  game = pyspiel.load_game("kuhn_poker")
+  theirs = fictitious_play.XFPSolver(game)
+  form = sequence_form.SequenceForm(game)
+  for _ in range(30):
+    before = [_tabular_arrays(form, theirs._policies[p], p) for p in (0, 1)]  # pylint: disable=protected-access
+    theirs.iteration()
+    alpha = 1.0 / (theirs._iterations + 1)  # pylint: disable=protected-access
+    for p in (0, 1):
+      response = _tabular_arrays(form, theirs._best_responses[p], p)  # pylint: disable=protected-access
+      step = xfp.realization_weighted_step(
+          alpha, form.infoset_reach(p, before[p]),
+          form.infoset_reach(p, response))
+      ours = before[p] + step[:, None] * (response - before[p])
+      np.testing.assert_allclose(
+          ours, _tabular_arrays(form, theirs._policies[p], p), atol=1e-12)  # pylint: disable=protected-access
+
+
+def test_matches_openspiel_on_leduc():
+  game = pyspiel.load_game("leduc_poker")
+  ours = xfp.XFPSolver(game)
+  theirs = fictitious_play.XFPSolver(game)
+  for _ in range(8):
+    ours.iteration()
+    theirs.iteration()
+  assert ours.exploitability() == pytest.approx(
+      py_exploitability.exploitability(game, theirs.average_policy()),
+      abs=1e-12)
+
+
+def test_variants_differ_where_they_should():
+  game = pyspiel.load_game("leduc_poker")
+  runs = {rule: xfp.XFPSolver(game, stepsize=rule) for rule in
+          xfp.STEPSIZE_RULES}
+  for solver in runs.values():
+    solver.iteration()
+  form = runs["xfp"].form
+  start = form.uniform(0)
+  response = xfp.XFPSolver(game).exact_best_responses()[0][1]
+  unreached = form.infoset_reach(0, response) == 0
+  # XFP leaves states its best response never reaches; Hendon's unweighted
+  # update moves every state by 1/2 towards the best response.
+  np.testing.assert_allclose(runs["xfp"].strategies[0][unreached],
+                             start[unreached])
+  np.testing.assert_allclose(runs["hendon"].strategies[0],
+                             start + 0.5 * (response - start))
+  # GFP's local stepsize is at least alpha at every state (eq. B.5) and so
+  # moves states XFP leaves alone.
+  moved = np.abs(runs["gfp"].strategies[0] - start).sum(1)
+  towards = np.abs(response - start).sum(1)
+  assert np.all(moved >= 0.5 * towards - 1e-12)
+  assert np.any(moved[unreached] > 0)
+  for rule in ("hendon", "gfp"):
+    assert not np.allclose(runs[rule].strategies[0], runs["xfp"].strategies[0])
+
+
+def _sequence_paths(form, player):
+  """For every sequence id, its list of (information state, action)."""
+  owner = {int(form.sequence[player][row, action]): (row, action)
+           for row, action in np.argwhere(form.sequence[player] >= 0)}
+  paths = {0: []}
+  for sequence in sorted(owner):
+    row, action = owner[sequence]
+    paths[sequence] = paths[int(form.parent_sequence[player][row])] + [
+        (row, action)]
+  return paths
+
+
+@pytest.mark.parametrize("name", ["kuhn_poker", "leduc_poker"])
+def test_gfp_is_the_switching_process(name):
+  """App. B: GFP's update (eq. B.3/B.4) is realization-equivalent to playing
+  the average and, before each own move, switching to the best response for
+  the rest of the game with probability alpha. Brute force over sequences:
+  x_new(sigma) = (1-a)^L x_pi(sigma) + sum_j a (1-a)^j x_pi(sigma[:j])
+  x_beta(sigma[j:])."""
+  game = pyspiel.load_game(name)
+  form = sequence_form.SequenceForm(game)
+  rng = np.random.default_rng(0)
+  for player in (0, 1):
+    average = form.random_strategy(player, rng)
+    response = form.best_response(
+        player, form.random_strategy(1 - player, rng))[1]
+    alpha = 0.3
+    x_new = form.reach(player, xfp.gfp_update(form, player, average, response,
+                                              alpha))
+    for sequence, path in _sequence_paths(form, player).items():
+      pi = [average[row, action] for row, action in path]
+      beta = [response[row, action] for row, action in path]
+      length = len(path)
+      expected = (1 - alpha) ** length * np.prod(pi) + sum(
+          alpha * (1 - alpha) ** j * np.prod(pi[:j]) * np.prod(beta[j:])
+          for j in range(length))
+      assert x_new[sequence] == pytest.approx(expected, abs=1e-12)
+
+
+def test_compiled_tree_reproduces_openspiel_counts():
+  for name, infostates in (("kuhn_poker", 12), ("leduc_poker", 936)):
+    game = pyspiel.load_game(name)
+    form = sequence_form.SequenceForm(game)
+    states = get_all_states.get_all_states(game, include_terminals=True,
+                                           include_chance_states=True)
+    assert form.num_states == len(states)
+    assert len(form.keys[0]) + len(form.keys[1]) == infostates
+    assert len(policy_lib.TabularPolicy(game).state_lookup) == infostates
+
+
+def test_noisy_best_responses_and_random_initialisation():
+  game = pyspiel.load_game("kuhn_poker")
+  clean = xfp.XFPSolver(game, initial_strategy="random", seed=3)
+  noisy = xfp.XFPSolver(game, initial_strategy="random", seed=3,
+                        best_response_noise=0.3)
+  again = xfp.XFPSolver(game, initial_strategy="random", seed=3,
+                        best_response_noise=0.3)
+  np.testing.assert_array_equal(clean.strategies[0], noisy.strategies[0])
+  for _ in range(300):
+    for solver in (clean, noisy, again):
+      solver.iteration()
+  np.testing.assert_array_equal(noisy.strategies[0], again.strategies[0])
+  assert noisy.exploitability() > clean.exploitability()
+  assert noisy.exploitability() < 0.2  # still learning (thesis fig. 4.7)
+
+
+def test_average_policy_is_an_openspiel_tabular_policy():
+  game = pyspiel.load_game("nfsp_leduc")
+  solver = xfp.XFPSolver(game)
+  for _ in range(20):
+    solver.iteration()
+  average = solver.average_policy()
+  assert isinstance(average, policy_lib.TabularPolicy)
+  # Evaluated on arrays through the evaluation module, and by OpenSpiel.
+  assert evaluation.exploitability(game, average) == pytest.approx(
+      py_exploitability.exploitability(game, average), abs=1e-12)
+
+
+def test_checkpoint_round_trip(tmp_path):
+  game = pyspiel.load_game("kuhn_poker")
+  solver = xfp.XFPSolver(game, initial_strategy="random", seed=2)
+  for _ in range(10):
+    solver.iteration()
+  path = solver.save(str(tmp_path / "xfp.npz"))
+  resumed = xfp.XFPSolver.restore(game, path)
+  for _ in range(10):
+    solver.iteration()
+    resumed.iteration()
+  assert resumed.iterations == 20
+  np.testing.assert_array_equal(solver.strategies[0], resumed.strategies[0])
+  with pytest.raises(FileNotFoundError, match="no XFP checkpoint"):
+    xfp.XFPSolver.restore(game, str(tmp_path / "missing.npz"))
+  with pytest.raises(ValueError, match="checkpoint of kuhn_poker"):
+    xfp.XFPSolver.restore(pyspiel.load_game("leduc_poker"), path)
+
+
+@pytest.mark.parametrize("name,match", [
+    ("kuhn_poker(players=3)", "3 players"),
+    ("matrix_rps", "dynamics"),
+    ("matrix_pd", "utility"),
+])
+def test_bad_games(name, match):
+  with pytest.raises(ValueError, match=match):
+    xfp.XFPSolver(pyspiel.load_game(name))
+
+
+@pytest.mark.parametrize("kwargs,match", [
+    ({"stepsize": "cfr"}, "stepsize='cfr'"),
+    ({"alpha": 1.5}, "alpha=1.5"),
+    ({"initial_strategy": "zeros"}, "initial_strategy='zeros'"),
+    ({"best_response_noise": -0.1}, "best_response_noise=-0.1"),
+])
+def test_bad_config(kwargs, match):
+  with pytest.raises(ValueError, match=match):
+    xfp.XFPConfig(**kwargs)
