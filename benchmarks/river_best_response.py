@@ -35,7 +35,7 @@ _BOARDS = {14: None, 13: None, 12: "QcQdKhAsKd", 11: "JcQdKhAsJd",
 
 def random_policy(game, seed):
   """A seeded random tabular policy over the game's information states."""
-  tabular = evaluation.river_tabular(game, lambda s: {1: 1.0})
+  tabular = evaluation.public_tree_tabular(game, lambda s: {1: 1.0})
   rng = np.random.default_rng(seed)
   probs = rng.random(tabular.action_probability_array.shape) ** 3
   probs *= tabular.legal_actions_mask
@@ -57,7 +57,7 @@ def main(argv):
     game = pyspiel.load_game(
         f"river_poker(min_rank={min_rank},board={_BOARDS[min_rank]})")
     policy = random_policy(game, FLAGS.seed)
-    best_responses.river_form.cache_clear()  # time the tree build too
+    best_responses.public_tree_form.cache_clear()  # time the tree build too
     ours, ours_s = timed(evaluation.exploitability, game, policy)
     table = {key: [(a, p) for a, p in enumerate(
         policy.action_probability_array[i]) if policy.legal_actions_mask[i][a]]
@@ -73,7 +73,7 @@ def main(argv):
   for beliefs in ("uniform", "defined"):
     game = pyspiel.load_game(f"river_poker(beliefs={beliefs})")
     policy = random_policy(game, FLAGS.seed)
-    best_responses.river_form.cache_clear()
+    best_responses.public_tree_form.cache_clear()
     ours, ours_s = timed(evaluation.exploitability, game, policy)
     again, again_s = timed(evaluation.exploitability, game, policy)
     assert again == ours

@@ -77,7 +77,7 @@ class NfspLeducGame(pyspiel.Game):
                                                 iig_obs_type, params)
 
 
-def _hand_value(private, public, suits, ranks):
+def hand_value(private, public, suits, ranks):
   """Showdown value: pairs beat everything, then high card, then low card."""
   mine, board = private // suits, public // suits
   if mine == board:
@@ -118,6 +118,10 @@ class NfspLeducState(pyspiel.State):
       self._ante1 += amount
     else:
       self._ante0 += amount
+
+  def contributions(self):
+    """Chips each player has put in the pot."""
+    return [self._ante0, self._ante1]
 
   def _card(self, player):
     return self._private1 if player else self._private0
@@ -184,7 +188,7 @@ class NfspLeducState(pyspiel.State):
     if last == str(FOLD):
       return (0, pot) if self._player == 0 else (pot, 0)
     game = self.get_game()
-    values = [_hand_value(self._card(p), self._public, game.suits, game.ranks)
+    values = [hand_value(self._card(p), self._public, game.suits, game.ranks)
               for p in (0, 1)]
     if values[0] == values[1]:
       return (pot / 2, pot / 2)

@@ -48,8 +48,8 @@ class SequenceForm:
   """A compiled two-player zero-sum game; see the module docstring.
 
   Subclasses compile other representations into the same strategy space
-  (`river_tree.RiverSequenceForm`); they override `_sequence_payoffs` and
-  `value`, the only methods that look at payoffs.
+  (`public_tree.PublicTreeSequenceForm`); they override `_sequence_payoffs`
+  and `value`, the only methods that look at payoffs.
   """
 
   def __init__(self, game):
@@ -87,20 +87,20 @@ class SequenceForm:
         child_previous = list(previous)
         child_previous[player] = (infoset, action)
         stack.append((state.child(action), probability, tuple(child_previous)))
-    self._build(game, keys, states, legal, parents)
+    self._build(game, legal, parents)
+    self.keys, self.states = keys, states  # per player, per information state
     self.utility = np.array(utilities)  # player 0's, per terminal
     self.chance = np.array(chance)
     last = np.array(last, np.int64).reshape(-1, 2, 2)
     self.terminal_sequence = np.stack(  # [player, terminal]
         [self.sequence_of(p, last[:, p]) for p in (0, 1)])
 
-  def _build(self, game, keys, states, legal, parents):
-    """The strategy space from, per player and information state: its key,
-    a representative state, its legal actions and the player's previous
-    (information state, action), (-1, -1) for none, listed parents first."""
+  def _build(self, game, legal, parents):
+    """The strategy space from, per player and information state, its legal
+    actions and the player's previous (information state, action), (-1, -1)
+    for none, listed parents first."""
     self.game = game
     self.num_actions = game.num_distinct_actions()
-    self.keys, self.states = keys, states
     self.legal, self.sequence, self.parent_sequence = [], [], []
     self.depth, self.num_sequences, self.levels = [], [], []
     for p in (0, 1):
@@ -230,5 +230,11 @@ class SequenceForm:
     return tabular
 
   def strategies_of(self, tabular):
-    """The strategy arrays of a `TabularPolicy` made by `to_tabular`."""
-    return [tabular.action_probability_array[rows] for rows in self._rows]
+    """The strategy arrays of a `TabularPolicy` over this game's states."""
+    if self._skeleton is not None and (
+        tabular.state_lookup is self._skeleton.state_lookup):
+      rows = self._rows  # made by to_tabular: rows known
+    else:
+      rows = [np.array([tabular.state_lookup[k] for k in keys], np.int64)
+              for keys in self.keys]
+    return [tabular.action_probability_array[r] for r in rows]

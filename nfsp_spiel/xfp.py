@@ -15,8 +15,8 @@ moves the average towards it with effective stepsize lambda(u) per state u:
   plays local best responses from every depth of the player's tree.
 
 The game is compiled once into sequence-form arrays (`sequence_form`; River
-poker into its public tree x holdings, `river_tree`), so an iteration is a
-handful of vectorised operations, linear in the tree size.
+poker and nfsp_leduc into their public tree x hands, `public_tree`), so an
+iteration is a handful of vectorised operations, linear in the tree size.
 `XFPSolver` has the interface of OpenSpiel's `fictitious_play.XFPSolver`
 (`iteration()`, `average_policy()` as an OpenSpiel policy).
 """
@@ -28,7 +28,7 @@ from typing import Callable, Optional, Union
 import numpy as np
 
 from nfsp_spiel import evaluation
-from nfsp_spiel import river_tree
+from nfsp_spiel import public_tree
 from nfsp_spiel import sequence_form
 
 STEPSIZE_RULES = ("xfp", "hendon", "gfp")
@@ -118,8 +118,7 @@ class XFPSolver:
 
   def __init__(self, game, config: Optional[XFPConfig] = None, **overrides):
     self.config = dataclasses.replace(config or XFPConfig(), **overrides)
-    self.form = (river_tree.RiverSequenceForm(game)
-                 if game.get_type().short_name == "river_poker" else
+    self.form = (public_tree.public_tree_form(game) or
                  sequence_form.SequenceForm(game))
     self.game = game
     self._rng = np.random.default_rng(self.config.seed)

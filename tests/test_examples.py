@@ -33,3 +33,16 @@ def test_evaluate_cfr(tmp_path):
   last = out.splitlines()[1]
   exploitability = float(last.split("exploitability ")[1].split(",")[0])
   assert exploitability < 0.05  # CFR after 40 iterations of Kuhn
+
+
+def test_xfp_runs_and_resumes(tmp_path):
+  out = _run("xfp.py", "--game=kuhn_poker", "--iterations=50",
+             "--eval_every=25", f"--output_dir={tmp_path}")
+  assert "iteration 50" in out
+  out = _run("xfp.py", "--game=kuhn_poker", "--iterations=100",
+             "--eval_every=25", f"--output_dir={tmp_path}")
+  assert "resumed" in out and "iteration 100" in out
+  with open(tmp_path / "curve.csv") as f:
+    steps = [line.split(",")[0] for line in f.read().splitlines()[1:]]
+  assert steps == ["0", "25", "50", "75", "100"]
+  assert (tmp_path / "curve.png").exists()

@@ -10,6 +10,7 @@ from open_spiel.python.algorithms import get_all_states
 
 import nfsp_spiel  # noqa: F401
 from nfsp_spiel import evaluation
+from nfsp_spiel import public_tree
 from nfsp_spiel import sequence_form
 from nfsp_spiel import xfp
 
@@ -241,3 +242,41 @@ def test_bad_games(name, match):
 def test_bad_config(kwargs, match):
   with pytest.raises(ValueError, match=match):
     xfp.XFPConfig(**kwargs)
+
+
+def test_public_tree_forms_equal_the_walked_tree():
+  """nfsp_leduc's public tree x hands gives the walked tree's values, and
+  XFP on it follows XFP on OpenSpiel's leduc_poker."""
+  game = pyspiel.load_game("nfsp_leduc(ranks=4)")
+  walked = sequence_form.SequenceForm(game)
+  public = public_tree.public_tree_form(game)
+  rng = np.random.default_rng(1)
+  for _ in range(3):
+    profile = walked.to_tabular([walked.random_strategy(p, rng)
+                                 for p in (0, 1)])
+    np.testing.assert_allclose(
+        public.values(public.strategies_of(profile)),
+        walked.values(walked.strategies_of(profile)), atol=1e-12)
+  ours = xfp.XFPSolver(pyspiel.load_game("nfsp_leduc"))
+  openspiel_game = xfp.XFPSolver(pyspiel.load_game("leduc_poker"))
+  assert isinstance(ours.form, public_tree.PublicTreeSequenceForm)
+  for _ in range(100):
+    ours.iteration()
+    openspiel_game.iteration()
+  assert ours.exploitability() == pytest.approx(
+      openspiel_game.exploitability(), abs=1e-12)
+
+
+def test_sixty_card_leduc_and_river_poker_compile_small():
+  game = pyspiel.load_game("nfsp_leduc(ranks=30)")
+  solver = xfp.XFPSolver(game)
+  # 3 + 15 * 60 public decision nodes per player, times 60 cards.
+  assert solver.form.legal[0].shape == ((3 + 15 * 60) * 60, 3)
+  first = solver.exploitability()
+  for _ in range(5):
+    solver.iteration()
+  assert solver.exploitability() < first
+  river = xfp.XFPSolver(pyspiel.load_game("river_poker(beliefs=defined)"))
+  for _ in range(100):
+    river.iteration()
+  assert river.exploitability() < 0.02  # measured 0.0172 after 100

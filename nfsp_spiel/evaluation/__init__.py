@@ -1,7 +1,7 @@
 """Evaluation core: every algorithm of nfsp_spiel reports through this module.
 
 * `as_policy`, `as_tabular`: OpenSpiel policies from agents, callables or
-  per-player policies (`river_tabular` for River poker's 4324 info states).
+  per-player policies (`public_tree_tabular` for River poker and nfsp_leduc).
 * `exploitability`, `nash_conv`, `best_response_values`: OpenSpiel's tools,
   with an exact vectorised best response for River poker.
 * `best_response_quality` (thesis eq. 5.2), `strategy_distance`.
@@ -17,7 +17,7 @@ from nfsp_spiel.evaluation.diagnostics import strategy_distance
 from nfsp_spiel.evaluation.best_responses import best_response_values
 from nfsp_spiel.evaluation.best_responses import exploitability
 from nfsp_spiel.evaluation.best_responses import nash_conv
-from nfsp_spiel.evaluation.best_responses import river_tabular
+from nfsp_spiel.evaluation.best_responses import public_tree_tabular
 from nfsp_spiel.evaluation.matches import big_blind
 from nfsp_spiel.evaluation.matches import head_to_head
 from nfsp_spiel.evaluation.matches import MatchResult

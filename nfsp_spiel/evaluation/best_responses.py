@@ -3,12 +3,11 @@
 Two-player zero-sum games go through OpenSpiel's C++ best response
 (`pyspiel.TabularBestResponse`, `pyspiel.expected_returns`) on the tabulated
 policy; other games through OpenSpiel's Python `exploitability` module. River
-poker, whose ~10M states OpenSpiel cannot walk here, uses the exact vectorised
-best response of `river_tree.RiverSequenceForm` instead (tested equal to OpenSpiel's on
-reduced decks). `nfsp_leduc` at its default size is evaluated on OpenSpiel's
-C++ `leduc_poker`, whose information-state strings it shares. Policies made by
-a compiled game (`sequence_form.SequenceForm.to_tabular`, e.g. XFP's average)
-are evaluated on its arrays, tested equal to OpenSpiel's tools.
+poker and `nfsp_leduc`, whose ~10M (River, 60-card Leduc) states OpenSpiel
+cannot walk here, use the exact vectorised best response on their public tree
+x private hands (`public_tree`), tested equal to OpenSpiel's tools on every
+instance both can run. Policies made by a compiled game
+(`SequenceForm.to_tabular`, e.g. XFP's average) are evaluated on its arrays.
 """
 
 import collections
@@ -19,19 +18,19 @@ import pyspiel
 from open_spiel.python.algorithms import exploitability as py_exploitability
 from open_spiel.python.algorithms import best_response as py_best_response
 
-from nfsp_spiel import river_tree
+from nfsp_spiel import public_tree
 from nfsp_spiel.evaluation import policies
 
 Values = collections.namedtuple("Values", "best_response on_policy")
 
 
 @functools.lru_cache(maxsize=4)
-def river_form(game_string):
-  """The (cached) public-tree sequence form of a River poker game."""
-  return river_tree.RiverSequenceForm(pyspiel.load_game(game_string))
+def public_tree_form(game_string):
+  """The (cached) public-tree sequence form of River poker or nfsp_leduc."""
+  return public_tree.public_tree_form(pyspiel.load_game(game_string))
 
 
-def _river_strategies(form, source):
+def _public_tree_strategies(form, source):
   """Strategy arrays of anything `as_policy` takes, distributions checked."""
   policy = policies.as_policy(form.game, source)
   strategies = [form.uniform(p) for p in (0, 1)]
@@ -44,21 +43,13 @@ def _river_strategies(form, source):
   return strategies
 
 
-def river_tabular(game, source):
-  """A River poker `TabularPolicy` over its ~4324 information states.
+def public_tree_tabular(game, source):
+  """A River poker / nfsp_leduc `TabularPolicy` over its information states.
 
   It carries the compiled form, so evaluating it again is cheap.
   """
-  form = river_form(str(game))
-  return form.to_tabular(_river_strategies(form, source))
-
-
-def _cpp_game(game):
-  """The C++ game to evaluate on: leduc_poker for default nfsp_leduc."""
-  if (game.get_type().short_name == "nfsp_leduc" and
-      game.get_parameters() == {"ranks": 3, "suits": 2}):
-    return pyspiel.load_game("leduc_poker")
-  return game
+  form = public_tree_form(str(game))
+  return form.to_tabular(_public_tree_strategies(form, source))
 
 
 def _uses_cpp(game):
@@ -71,6 +62,8 @@ def _uses_cpp(game):
 
 # Games whose trees no exact best response can walk: evaluate them in matches.
 _INTRACTABLE = ("nfsp_lhe", "universal_poker")
+# Games evaluated on their public tree x private hands (`public_tree`).
+PUBLIC_TREE_GAMES = ("river_poker", "nfsp_leduc")
 
 
 def best_response_values(game, policy):
@@ -88,17 +81,16 @@ def best_response_values(game, policy):
   if form is not None and str(form.game) == str(game):
     # Made by a compiled game (XFP): exact values on its arrays.
     return Values(*form.values(form.strategies_of(policy)))
-  if game.get_type().short_name == "river_poker":
-    form = river_form(str(game))
-    return Values(*form.values(_river_strategies(form, policy)))
+  if game.get_type().short_name in PUBLIC_TREE_GAMES:
+    form = public_tree_form(str(game))
+    return Values(*form.values(_public_tree_strategies(form, policy)))
   tabular = policies.as_tabular(game, policy)
   if _uses_cpp(game):
     table = {key: [(a, p) for a, p in enumerate(tabular.action_probability_array[
         i]) if tabular.legal_actions_mask[i][a]]
              for key, i in tabular.state_lookup.items()}
-    cpp_game = _cpp_game(game)
-    root = cpp_game.new_initial_state()
-    best = [pyspiel.TabularBestResponse(cpp_game, p, table).value_from_state(
+    root = game.new_initial_state()
+    best = [pyspiel.TabularBestResponse(game, p, table).value_from_state(
         root) for p in range(2)]
     on_policy = pyspiel.expected_returns(root, pyspiel.TabularPolicy(table),
                                          -1, True)

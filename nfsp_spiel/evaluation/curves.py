@@ -73,8 +73,12 @@ def read_curve(path):
 
 
 def plot_curves(runs, output, metric="exploitability", x="step", loglog=False,
-                title=None):
-  """Plots `metric` against `x` for {label: csv path} runs; saves a PNG."""
+                title=None, reference_slope=None):
+  """Plots `metric` against `x` for {label: csv path} runs; saves a PNG.
+
+  `reference_slope` adds a dashed c * x^slope line through the first run's
+  last point (e.g. -0.5 for an O(k^-1/2) rate on a log-log plot).
+  """
   if not runs:
     raise ValueError("plot_curves needs at least one run")
   figure, axes = plt.subplots(figsize=(6, 4))
@@ -84,6 +88,12 @@ def plot_curves(runs, output, metric="exploitability", x="step", loglog=False,
       raise ValueError(f"{path} has columns {sorted(rows[0])}, not "
                        f"{x!r} and {metric!r}")
     axes.plot([r[x] for r in rows], [r[metric] for r in rows], label=label)
+  if reference_slope is not None:
+    rows = [r for r in read_curve(next(iter(runs.values()))) if r[x] > 0]
+    xs = [r[x] for r in rows]
+    scale = rows[-1][metric] / xs[-1] ** reference_slope
+    axes.plot(xs, [scale * v ** reference_slope for v in xs], "k--",
+              linewidth=0.8, label=f"O({x}^{reference_slope:g})")
   if loglog:
     axes.set_xscale("log")
     axes.set_yscale("log")

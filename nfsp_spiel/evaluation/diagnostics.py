@@ -42,9 +42,9 @@ def strategy_distance(game, policy_a, policy_b, reduce="sum"):
   """
   if reduce not in ("sum", "mean"):
     raise ValueError(f"reduce={reduce!r}: expected 'sum' or 'mean'")
-  tabulate = (best_responses.river_tabular
-              if game.get_type().short_name == "river_poker" else
-              policies.as_tabular)
+  tabulate = (best_responses.public_tree_tabular
+              if game.get_type().short_name in best_responses.PUBLIC_TREE_GAMES
+              else policies.as_tabular)
   a = tabulate(game, policy_a).action_probability_array
   b = tabulate(game, policy_b).action_probability_array
   per_state = np.sum((a - b) ** 2, axis=1)

@@ -1,0 +1,60 @@
+"""Shared by the figure scripts: run a solver, log its curve, plot curves.
+
+Each figure script in this folder writes `<figure>.png` here and its curves
+to `data/<figure>/<run>/curve.csv` (through nfsp_spiel's evaluation logger).
+"""
+
+import os
+
+import numpy as np
+
+from nfsp_spiel import evaluation
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def log_points(iterations, count=60):
+  """About `count` log-spaced iteration numbers from 1 to `iterations`."""
+  return set(np.unique(np.geomspace(1, iterations, count).astype(int)))
+
+
+def run(solver, figure, label, iterations=None, seconds=None, evaluate=None,
+        points=60):
+  """Iterates `solver` for `iterations` or `seconds`, logging exploitability.
+
+  With `iterations`, it evaluates at log-spaced iterations; with `seconds`, at
+  log-spaced times (evaluation time excluded, as the papers measure training).
+  Returns the curve's CSV path.
+  """
+  evaluate = evaluate or solver.exploitability
+  directory = os.path.join(HERE, "data", figure, label)
+  if os.path.exists(os.path.join(directory, evaluation.curves.CSV_NAME)):
+    os.remove(os.path.join(directory, evaluation.curves.CSV_NAME))
+  logger = evaluation.LearningCurveLogger(directory)
+  if iterations:
+    when = log_points(iterations, points)
+    for iteration in range(1, iterations + 1):
+      solver.iteration()
+      if iteration in when:
+        logger.log(iteration, exploitability=evaluate())
+  else:
+    times = list(np.geomspace(0.05, seconds, points))
+    training, iteration = 0.0, 0
+    while training < seconds:
+      start = logger.seconds
+      solver.iteration()
+      iteration += 1
+      training += logger.seconds - start
+      if training >= times[0]:
+        while times and training >= times[0]:
+          times.pop(0)
+        logger.log(iteration, training_seconds=training,
+                   exploitability=evaluate())
+  return logger.path
+
+
+def plot(runs, figure, **kwargs):
+  path = os.path.join(HERE, f"{figure}.png")
+  evaluation.plot_curves(runs, path, **kwargs)
+  print(f"wrote {path}")
+  return path
