@@ -122,6 +122,7 @@ class SequenceForm:
       self.levels.append([np.flatnonzero(depth == d)
                           for d in range(depth.max() + 1 if len(depth) else 0)])
     self._skeleton, self._rows = None, None  # see to_tabular
+    self._key_rows = None  # see row_of
 
   def sequence_of(self, player, pairs):
     """Sequence ids of (information state, action) pairs; 0 for (-1, -1)."""
@@ -229,6 +230,14 @@ class SequenceForm:
     tabular.sequence_form = self
     return tabular
 
+  def row_of(self, player, key):
+    """The row of `player`'s information state `key` in strategy arrays."""
+    if self._key_rows is None:
+      rows = getattr(self, "reachable", None) or [
+          np.arange(len(k)) for k in self.keys]
+      self._key_rows = [dict(zip(k, r)) for k, r in zip(self.keys, rows)]
+    return self._key_rows[player][key]
+
   def strategies_of(self, tabular):
     """The strategy arrays of a `TabularPolicy` over this game's states."""
     if self._skeleton is not None and (
@@ -238,3 +247,27 @@ class SequenceForm:
       rows = [np.array([tabular.state_lookup[k] for k in keys], np.int64)
               for keys in self.keys]
     return [tabular.action_probability_array[r] for r in rows]
+
+
+class SequenceFormPolicy(policy_lib.Policy):
+  """Strategy arrays of a compiled game as an OpenSpiel policy, without a table.
+
+  Cheap to make (XFP hands one to the evaluation module every evaluation);
+  `to_tabular()` gives the OpenSpiel `TabularPolicy`.
+  """
+
+  def __init__(self, form, strategies):
+    super().__init__(form.game, [0, 1])
+    self.sequence_form = form
+    self.strategies = strategies
+
+  def action_probabilities(self, state, player_id=None):
+    player = state.current_player() if player_id is None else player_id
+    row = self.sequence_form.row_of(player,
+                                    state.information_state_string(player))
+    probs = self.strategies[player][row]
+    return {a: probs[a] for a in state.legal_actions(player)}
+
+  def to_tabular(self, states=None):
+    del states  # the compiled game knows its states
+    return self.sequence_form.to_tabular(self.strategies)

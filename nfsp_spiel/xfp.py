@@ -140,10 +140,10 @@ class XFPSolver:
   def exploitability(self):
     """Exploitability of the average profile, through the evaluation module.
 
-    The average policy carries the compiled game, so this costs two best
-    responses on arrays (about a millisecond on Leduc).
+    The policy carries the compiled game, so this costs two best responses
+    on arrays (about a millisecond on Leduc, 50 ms on 60-card Leduc).
     """
-    return evaluation.exploitability(self.game, self.average_policy())
+    return evaluation.exploitability(self.game, self.policy())
 
   def iteration(self):
     """One fictitious-play step: best responses, then the average update."""
@@ -173,6 +173,10 @@ class XFPSolver:
   def average_policy(self):
     """The average strategy profile as an OpenSpiel `TabularPolicy`."""
     return self.form.to_tabular(self.strategies)
+
+  def policy(self):
+    """The average profile as a light OpenSpiel policy over the arrays."""
+    return sequence_form.SequenceFormPolicy(self.form, self.strategies)
 
   def save(self, path):
     """Checkpoints the run (average strategies, iteration, RNG) to `path`."""

@@ -280,3 +280,18 @@ def test_sixty_card_leduc_and_river_poker_compile_small():
   for _ in range(100):
     river.iteration()
   assert river.exploitability() < 0.02  # measured 0.0172 after 100
+
+
+def test_light_policy_agrees_with_the_tabular_one():
+  game = pyspiel.load_game("nfsp_leduc")
+  solver = xfp.XFPSolver(game, initial_strategy="random", seed=4)
+  for _ in range(5):
+    solver.iteration()
+  light, tabular = solver.policy(), solver.average_policy()
+  for key, row in tabular.state_lookup.items():
+    state = tabular.states[row]
+    probs = light.action_probabilities(state)
+    for action, p in probs.items():
+      assert p == pytest.approx(tabular.action_probability_array[row][action])
+  assert evaluation.exploitability(game, light) == pytest.approx(
+      py_exploitability.exploitability(game, tabular), abs=1e-12)

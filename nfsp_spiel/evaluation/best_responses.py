@@ -80,7 +80,8 @@ def best_response_values(game, policy):
   form = getattr(policy, "sequence_form", None)
   if form is not None and str(form.game) == str(game):
     # Made by a compiled game (XFP): exact values on its arrays.
-    return Values(*form.values(form.strategies_of(policy)))
+    strategies = getattr(policy, "strategies", None)
+    return Values(*form.values(strategies or form.strategies_of(policy)))
   if game.get_type().short_name in PUBLIC_TREE_GAMES:
     form = public_tree_form(str(game))
     return Values(*form.values(_public_tree_strategies(form, policy)))
