@@ -23,6 +23,18 @@ def best_response_quality(game, average_policy, learned_best_responses):
   """
   if isinstance(learned_best_responses, (list, tuple)):
     learned_best_responses = dict(enumerate(learned_best_responses))
+  form = _common_form(game, [average_policy,
+                             *learned_best_responses.values()])
+  if form is not None:  # all on one compiled game: exact values on arrays
+    average = average_policy.strategies
+    exact = form.values(average)[0]
+    gaps = []
+    for player, learned in sorted(learned_best_responses.items()):
+      profile = list(average)
+      profile[player] = learned.strategies[player]
+      value = form.value(profile)
+      gaps.append(exact[player] - (value if player == 0 else -value))
+    return float(np.mean(gaps))
   average = policies.as_policy(game, average_policy)
   exact = best_responses.best_response_values(game, average).best_response
   gaps = []
@@ -33,6 +45,20 @@ def best_response_quality(game, average_policy, learned_best_responses):
         game, profile).on_policy[player]
     gaps.append(exact[player] - learned_value)
   return float(np.mean(gaps))
+
+
+def _common_form(game, policies_):
+  """The compiled game all `policies_` carry arrays of, else None.
+
+  (`sequence_form.SequenceFormPolicy`s of one form; a learned best response
+  of player p is read from its `strategies[p]`.)
+  """
+  forms = {id(getattr(p, "sequence_form", None)) for p in policies_}
+  first = getattr(policies_[0], "sequence_form", None)
+  if (first is None or len(forms) != 1 or str(first.game) != str(game) or
+      not all(hasattr(p, "strategies") for p in policies_)):
+    return None
+  return first
 
 
 def strategy_distance(game, policy_a, policy_b, reduce="sum"):

@@ -1,0 +1,427 @@
+"""Table-lookup batch Fictitious Self-Play: Q-learning and a counting model.
+
+Heinrich, Lanctot & Silver, "Fictitious Self-Play in Extensive-Form Games",
+ICML 2015, sec. 4-5 (Alg. 2); Heinrich's thesis (2017), sec. 5.4-5.6
+(Alg. 6 and 7). Each iteration k:
+
+1. episodes are sampled from sigma = (1 - eta_k) pi + eta_k beta: while the
+   reinforcement-learning memories fill, m per player from (beta_i, sigma_-i),
+   which the opponent stores as experience (ICML 2015 sec. 5.2); once full,
+   n from sigma (every player stores its transitions) and m per player from
+   (beta_i, sigma_-i) (player i stores them), with the mixing correction
+   eta_k = min(1, gamma * alpha_k / p), p = (n + m) / memory size;
+2. each player's Q-learner replays episodes from its circular memory (Q kept
+   across iterations, stepsize 0.05 / (1 + 0.003 sqrt k)) and its best
+   response is Boltzmann(Q) at temperature 1 / (1 + 0.02 sqrt k);
+3. each player's own behaviour in the (beta_i, sigma_-i) episodes feeds its
+   counting model, N(u, a) += rho(a) (its policy at u) or the one-hot action,
+   and its average strategy is N(u, .) / N(u).
+
+Information states are keyed by their information-state tensor, the same key
+an RL agent gets from `rl_environment` (for Leduc this merges states that
+differ only in suits, which never matter there).
+Evaluation runs on the game's compiled form (`sequence_form`, `public_tree`),
+which also gives the diagnostics of thesis fig. 5.1 and 5.2: best-response
+quality (eq. 5.2) and the distance to the exact, full-width XFP average of the
+same best responses.
+"""
+
+import dataclasses
+from typing import Optional
+
+import numpy as np
+from open_spiel.python import rl_agent
+
+from nfsp_spiel import evaluation
+from nfsp_spiel import public_tree
+from nfsp_spiel import sequence_form
+from nfsp_spiel import xfp
+
+
+@dataclasses.dataclass
+class FSPConfig:
+  """FSP's hyperparameters; defaults are the papers' (ICML 2015 sec. 5.2,
+  thesis sec. 5.6.2).
+
+  Attributes:
+    memory_episodes: capacity of each player's circular RL memory, episodes.
+    simultaneous_episodes: n, episodes from sigma per iteration (full memory).
+    alternating_episodes: m, episodes from (beta_i, sigma_-i) per player.
+    replay_episodes: episodes each Q-learner replays per iteration.
+    q_stepsize, q_stepsize_decay: Q-learning stepsize a / (1 + d sqrt(k)).
+    temperature, temperature_decay: Boltzmann temperature t / (1 + d sqrt(k)).
+    count_policy: the counting model adds the best response's policy rho at
+      each state (True) or the one-hot sampled action (False).
+    mixing_gamma: gamma of the mixing correction (ICML 2015 sec. 5.2); None
+      mixes with plain fictitious play's 1/k.
+    seed: seeds the sampling.
+  """
+  memory_episodes: int = 40000
+  simultaneous_episodes: int = 2
+  alternating_episodes: int = 1
+  replay_episodes: int = 30
+  q_stepsize: float = 0.05
+  q_stepsize_decay: float = 0.003
+  temperature: float = 1.0
+  temperature_decay: float = 0.02
+  count_policy: bool = True
+  mixing_gamma: Optional[float] = 10.0
+  seed: int = 0
+
+  def __post_init__(self):
+    for name in ("memory_episodes", "replay_episodes"):
+      if getattr(self, name) < 1:
+        raise ValueError(f"{name}={getattr(self, name)}: must be >= 1")
+    for name in ("simultaneous_episodes", "alternating_episodes"):
+      if getattr(self, name) < 0:
+        raise ValueError(f"{name}={getattr(self, name)}: must be >= 0")
+    for name in ("q_stepsize", "temperature"):
+      if not getattr(self, name) > 0:
+        raise ValueError(f"{name}={getattr(self, name)}: must be positive")
+    for name in ("q_stepsize_decay", "temperature_decay"):
+      if getattr(self, name) < 0:
+        raise ValueError(f"{name}={getattr(self, name)}: must be >= 0")
+    if self.mixing_gamma is not None and not self.mixing_gamma > 0:
+      raise ValueError(f"mixing_gamma={self.mixing_gamma}: must be positive "
+                       "or None")
+
+  def q_stepsize_at(self, k):
+    return self.q_stepsize / (1 + self.q_stepsize_decay * np.sqrt(k))
+
+  def temperature_at(self, k):
+    return self.temperature / (1 + self.temperature_decay * np.sqrt(k))
+
+
+def tensor_key(tensor):
+  """A hashable key of an information-state tensor (its float32 bytes)."""
+  return np.asarray(tensor, np.float32).tobytes()
+
+
+def info_state_key(state, player, size):
+  """`tensor_key` of the state's information-state tensor.
+
+  Our games hand over the ones of their binary tensor directly, which skips
+  OpenSpiel's tensor round trip (and its per-call shape computation).
+  """
+  ones = getattr(state, "info_state_ones", None)
+  if ones is None:
+    return tensor_key(state.information_state_tensor(player))
+  tensor = np.zeros(size, np.float32)
+  tensor[ones(player)] = 1.0
+  return tensor.tobytes()
+
+
+class InfoStateTable:
+  """The information states of one player, indexed by key, with legal masks."""
+
+  def __init__(self, form, player):
+    self.index, legal, self.class_of_row = {}, [], []
+    self.size = form.game.information_state_tensor_size()
+    rows = (form.reachable[player] if hasattr(form, "reachable") else
+            np.arange(len(form.keys[player])))
+    self.rows = rows
+    for row, state in zip(rows, form.states[player]):
+      key = info_state_key(state, player, self.size)
+      if key not in self.index:
+        self.index[key] = len(legal)
+        legal.append(form.legal[player][row])
+      self.class_of_row.append(self.index[key])
+    self.legal = np.array(legal, bool)
+    self.class_of_row = np.array(self.class_of_row, np.int64)
+
+  def __len__(self):
+    return len(self.legal)
+
+  def lookup(self, key):
+    try:
+      return self.index[key]
+    except KeyError:
+      raise KeyError(f"unknown information state {key}: not in the compiled "
+                     "game") from None
+
+
+class EpisodeMemory:
+  """A circular buffer of one player's episodes: (state, action) and reward."""
+
+  def __init__(self, capacity, max_length):
+    self.states = np.zeros((capacity, max_length), np.int64)
+    self.actions = np.zeros((capacity, max_length), np.int64)
+    self.lengths = np.zeros(capacity, np.int64)
+    self.rewards = np.zeros(capacity)
+    self.size = self.next = 0
+
+  @property
+  def full(self):
+    return self.size == len(self.lengths)
+
+  def add(self, states, actions, reward):
+    i = self.next
+    self.states[i, :len(states)] = states
+    self.actions[i, :len(actions)] = actions
+    self.lengths[i] = len(states)
+    self.rewards[i] = reward
+    self.next = (i + 1) % len(self.lengths)
+    self.size = min(self.size + 1, len(self.lengths))
+
+
+def boltzmann(q, legal, temperature):
+  """Softmax of Q / temperature over the legal actions of every row."""
+  logits = np.where(legal, q / temperature, -np.inf)
+  logits -= logits.max(1, keepdims=True)
+  weights = np.exp(logits)
+  return weights / weights.sum(1, keepdims=True)
+
+
+class QLearner(rl_agent.AbstractAgent):
+  """Table-lookup Q-learning best response with experience replay (Alg. 7).
+
+  As an OpenSpiel agent it plays Boltzmann(Q) from the info-state tensor and,
+  when not evaluating, stores its episodes in its memory.
+  """
+
+  def __init__(self, player_id, table, config, max_length, rng):
+    super().__init__(player_id)
+    self.player_id, self.table, self.config = player_id, table, config
+    self.q = np.zeros(table.legal.shape)
+    self.memory = EpisodeMemory(config.memory_episodes, max_length)
+    self.temperature = config.temperature
+    self._rng = rng
+    self._episode = ([], [])
+
+  def policy_table(self):
+    return boltzmann(self.q, self.table.legal, self.temperature)
+
+  def replay(self, k):
+    """Q-learning on `replay_episodes` episodes sampled from the memory."""
+    if not self.memory.size:
+      return
+    stepsize = self.config.q_stepsize_at(k)
+    legal, q, memory = self.table.legal, self.q, self.memory
+    for e in self._rng.integers(memory.size, size=self.config.replay_episodes):
+      length = memory.lengths[e]
+      states, actions = memory.states[e], memory.actions[e]
+      for t in range(length):
+        if t + 1 < length:
+          next_state = states[t + 1]
+          target = q[next_state][legal[next_state]].max()
+        else:
+          target = memory.rewards[e]
+        q[states[t], actions[t]] += stepsize * (target - q[states[t],
+                                                            actions[t]])
+
+  def step(self, time_step, is_evaluation=False):
+    if time_step.last():
+      if not is_evaluation and self._episode[0]:
+        self.memory.add(*self._episode, time_step.rewards[self.player_id])
+      self._episode = ([], [])
+      return None
+    row = self.table.lookup(tensor_key(
+        time_step.observations["info_state"][self.player_id]))
+    probs = np.zeros(self.table.legal.shape[1])
+    probs[:] = boltzmann(self.q[row:row + 1], self.table.legal[row:row + 1],
+                         self.temperature)[0]
+    action = int(self._rng.choice(len(probs), p=probs))
+    if not is_evaluation:
+      self._episode[0].append(row)
+      self._episode[1].append(action)
+    return rl_agent.StepOutput(action=action, probs=probs)
+
+
+class CountingModel(rl_agent.AbstractAgent):
+  """The average strategy as counts N(u, a) (thesis sec. 5.4.3); an agent."""
+
+  def __init__(self, player_id, table, rng):
+    super().__init__(player_id)
+    self.player_id, self.table = player_id, table
+    self.counts = np.zeros(table.legal.shape)
+    self._rng = rng
+
+  def add(self, rows, targets):
+    np.add.at(self.counts, rows, targets)
+
+  def policy_table(self):
+    """N(u, a) / N(u), uniform where u was never counted."""
+    totals = self.counts.sum(1, keepdims=True)
+    uniform = self.table.legal / self.table.legal.sum(1, keepdims=True)
+    return np.where(totals > 0, self.counts / np.maximum(totals, 1e-300),
+                    uniform)
+
+  def step(self, time_step, is_evaluation=False):
+    if time_step.last():
+      return None
+    row = self.table.lookup(tensor_key(
+        time_step.observations["info_state"][self.player_id]))
+    probs = self.policy_table()[row]
+    return rl_agent.StepOutput(
+        action=int(self._rng.choice(len(probs), p=probs)), probs=probs)
+
+
+class FSPSolver:
+  """Batch table-lookup FSP; see the module docstring.
+
+  `iteration()` runs one batch iteration; `average_policy()` is the counting
+  models' average as an OpenSpiel `TabularPolicy` (`policy()` a light one);
+  `exploitability()`, `best_response_quality()` and `average_error()` are the
+  papers' measurements. `learners` and `average_models` are the per-player
+  OpenSpiel agents.
+  """
+
+  def __init__(self, game, config: Optional[FSPConfig] = None, seed=None,
+               **overrides):
+    if seed is not None:
+      overrides["seed"] = seed
+    self.config = dataclasses.replace(config or FSPConfig(), **overrides)
+    self.game = game
+    self.form = (public_tree.public_tree_form(game) or
+                 sequence_form.SequenceForm(game))
+    self.tables = [InfoStateTable(self.form, p) for p in (0, 1)]
+    self._rng = np.random.default_rng(self.config.seed)
+    max_length = game.max_game_length()
+    self.learners = [QLearner(p, self.tables[p], self.config, max_length,
+                              self._rng) for p in (0, 1)]
+    self.average_models = [CountingModel(p, self.tables[p], self._rng)
+                           for p in (0, 1)]
+    self.iterations = 0
+    self.episodes = 0
+    self._exact_average = None  # XFP's average of the same best responses
+    self._exact_updates = 0
+
+  # --- one iteration ------------------------------------------------------
+
+  def mixing(self, k):
+    """eta_k of sigma_k = (1 - eta_k) pi + eta_k beta."""
+    alpha = 1.0 / (k + 1)
+    if self.config.mixing_gamma is None or not self.learners[0].memory.full:
+      return alpha
+    p = ((self.config.simultaneous_episodes + self.config.alternating_episodes)
+         / self.config.memory_episodes)
+    return min(1.0, self.config.mixing_gamma * alpha / p)
+
+  def iteration(self):
+    config, k = self.config, self.iterations + 1
+    average = [m.policy_table() for m in self.average_models]
+    for learner in self.learners:
+      learner.temperature = config.temperature_at(k)
+    best = [learner.policy_table() for learner in self.learners]
+    eta = self.mixing(k)
+    full = all(learner.memory.full for learner in self.learners)
+    if full:
+      for _ in range(config.simultaneous_episodes):
+        modes = [self._rng.random() < eta for _ in (0, 1)]
+        tables = [best[p] if modes[p] else average[p] for p in (0, 1)]
+        self._sample(tables, store=(True, True))
+    for player in (0, 1):
+      for _ in range(config.alternating_episodes):
+        opponent_mode = self._rng.random() < eta
+        tables = [None, None]
+        tables[player] = best[player]
+        tables[1 - player] = best[1 - player] if opponent_mode else average[
+            1 - player]
+        store = [False, False]
+        # The best responder always learns from it once the memories are
+        # full (Alg. 6); before, the opponent stores it (ICML 2015 5.2).
+        store[player if full else 1 - player] = True
+        self._sample(tables, store, count_player=player)
+    for learner in self.learners:
+      learner.replay(k)
+    self.iterations = k
+
+  def _sample(self, tables, store, count_player=None):
+    """Plays one episode with per-player policy tables; files the experience."""
+    state = self.game.new_initial_state()
+    rows, actions, targets = ([], []), ([], []), []
+    rng = self._rng
+    while not state.is_terminal():
+      if state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        u, total = rng.random(), 0.0
+        for action, p in outcomes:
+          total += p
+          if u < total:
+            break
+        state.apply_action(action)
+        continue
+      player = state.current_player()
+      table = self.tables[player]
+      row = table.lookup(info_state_key(state, player, table.size))
+      probs = tables[player][row]
+      action = int(np.searchsorted(np.cumsum(probs), rng.random() * probs.sum(),
+                                   side="right"))
+      action = min(action, len(probs) - 1)
+      rows[player].append(row)
+      actions[player].append(action)
+      if player == count_player:
+        targets.append(probs if self.config.count_policy else
+                       np.eye(len(probs))[action])
+      state.apply_action(action)
+    returns = state.returns()
+    for player in (0, 1):
+      if store[player] and rows[player]:
+        self.learners[player].memory.add(rows[player], actions[player],
+                                         returns[player])
+    if count_player is not None and targets:
+      self.average_models[count_player].add(rows[count_player],
+                                            np.array(targets))
+    self.episodes += 1
+
+  # --- policies and measurements ---------------------------------------------
+
+  def _rows(self, tables):
+    """Per-class tables as the compiled form's per-row strategy arrays."""
+    strategies = []
+    for p in (0, 1):
+      strategy = self.form.uniform(p)
+      strategy[self.tables[p].rows] = tables[p][self.tables[p].class_of_row]
+      strategies.append(strategy)
+    return strategies
+
+  def average_strategies(self):
+    return self._rows([m.policy_table() for m in self.average_models])
+
+  def best_response_strategies(self):
+    return self._rows([learner.policy_table() for learner in self.learners])
+
+  def policy(self):
+    """The average profile as a light OpenSpiel policy."""
+    return sequence_form.SequenceFormPolicy(self.form,
+                                            self.average_strategies())
+
+  def average_policy(self):
+    """The average profile as an OpenSpiel `TabularPolicy`."""
+    return self.form.to_tabular(self.average_strategies())
+
+  def exploitability(self):
+    return evaluation.exploitability(self.game, self.policy())
+
+  def best_response_quality(self):
+    """Thesis eq. 5.2 for the current Boltzmann best responses."""
+    best = sequence_form.SequenceFormPolicy(self.form,
+                                            self.best_response_strategies())
+    return evaluation.best_response_quality(self.game, self.policy(),
+                                            [best, best])
+
+  def update_exact_average(self):
+    """One XFP update of the exact average with the current best responses.
+
+    Thesis fig. 5.2 tracks this 'perfect average', updated every 10, 100 or
+    1000 iterations; it does not affect FSP.
+    """
+    best = self.best_response_strategies()
+    if self._exact_average is None:
+      self._exact_average = [self.form.uniform(p) for p in (0, 1)]
+    self._exact_updates += 1
+    alpha = 1.0 / (self._exact_updates + 1)
+    for p in (0, 1):
+      average = self._exact_average[p]
+      step = xfp.realization_weighted_step(
+          alpha, self.form.infoset_reach(p, average),
+          self.form.infoset_reach(p, best[p]))
+      self._exact_average[p] = average + step[:, None] * (best[p] - average)
+
+  def average_error(self):
+    """Squared distance of the counting model's average to the exact one."""
+    if self._exact_average is None:
+      raise ValueError("call update_exact_average() first")
+    average = self.average_strategies()
+    return float(sum(np.sum((average[p] - self._exact_average[p]) ** 2)
+                     for p in (0, 1)))
