@@ -27,6 +27,7 @@ same best responses.
 """
 
 import dataclasses
+import math
 from typing import Optional
 
 import numpy as np
@@ -192,22 +193,29 @@ class QLearner(rl_agent.AbstractAgent):
     return boltzmann(self.q, self.table.legal, self.temperature)
 
   def replay(self, k):
-    """Q-learning on `replay_episodes` episodes sampled from the memory."""
-    if not self.memory.size:
+    """Q-learning on `replay_episodes` episodes sampled from the memory.
+
+    The sampled episodes are replayed side by side, one time step at a time
+    (forward, as experienced): every update of step t sees Q after step t-1.
+    """
+    memory = self.memory
+    if not memory.size:
       return
     stepsize = self.config.q_stepsize_at(k)
-    legal, q, memory = self.table.legal, self.q, self.memory
-    for e in self._rng.integers(memory.size, size=self.config.replay_episodes):
-      length = memory.lengths[e]
-      states, actions = memory.states[e], memory.actions[e]
-      for t in range(length):
-        if t + 1 < length:
-          next_state = states[t + 1]
-          target = q[next_state][legal[next_state]].max()
-        else:
-          target = memory.rewards[e]
-        q[states[t], actions[t]] += stepsize * (target - q[states[t],
-                                                            actions[t]])
+    episodes = self._rng.integers(memory.size, size=self.config.replay_episodes)
+    lengths, rewards = memory.lengths[episodes], memory.rewards[episodes]
+    states, actions = memory.states[episodes], memory.actions[episodes]
+    masked_q = np.where(self.table.legal, self.q, -np.inf)
+    for t in range(lengths.max()):
+      active = lengths > t
+      last = lengths == t + 1
+      target = rewards.copy()
+      if t + 1 < states.shape[1]:
+        following = (~last) & active
+        target[following] = masked_q[states[following, t + 1]].max(1)
+      s, a = states[active, t], actions[active, t]
+      np.add.at(self.q, (s, a), stepsize * (target[active] - self.q[s, a]))
+      masked_q = np.where(self.table.legal, self.q, -np.inf)
 
   def step(self, time_step, is_evaluation=False):
     if time_step.last():
@@ -281,6 +289,17 @@ class FSPSolver:
                               self._rng) for p in (0, 1)]
     self.average_models = [CountingModel(p, self.tables[p], self._rng)
                            for p in (0, 1)]
+    # On a public tree, episodes are played on the tree's arrays; the class
+    # (tensor-keyed information state) of every (decision node, hand) row:
+    self._tree = getattr(self.form, "tree", None)
+    self._row_class = []
+    for table, legal in zip(self.tables, self.form.legal):
+      row_class = -np.ones(len(legal), np.int64)
+      row_class[table.rows] = table.class_of_row
+      self._row_class.append(row_class)
+    self._legal_actions = [[list(np.flatnonzero(row)) for row in table.legal]
+                           for table in self.tables]
+    self._num_actions = game.num_distinct_actions()
     self.iterations = 0
     self.episodes = 0
     self._exact_average = None  # XFP's average of the same best responses
@@ -299,70 +318,115 @@ class FSPSolver:
 
   def iteration(self):
     config, k = self.config, self.iterations + 1
-    average = [m.policy_table() for m in self.average_models]
     for learner in self.learners:
       learner.temperature = config.temperature_at(k)
-    best = [learner.policy_table() for learner in self.learners]
     eta = self.mixing(k)
     full = all(learner.memory.full for learner in self.learners)
     if full:
       for _ in range(config.simultaneous_episodes):
-        modes = [self._rng.random() < eta for _ in (0, 1)]
-        tables = [best[p] if modes[p] else average[p] for p in (0, 1)]
-        self._sample(tables, store=(True, True))
+        self._episode([self._rng.random() < eta for _ in (0, 1)],
+                      store=(True, True))
     for player in (0, 1):
       for _ in range(config.alternating_episodes):
-        opponent_mode = self._rng.random() < eta
-        tables = [None, None]
-        tables[player] = best[player]
-        tables[1 - player] = best[1 - player] if opponent_mode else average[
-            1 - player]
+        best = [True, True]
+        best[1 - player] = self._rng.random() < eta
         store = [False, False]
-        # The best responder always learns from it once the memories are
-        # full (Alg. 6); before, the opponent stores it (ICML 2015 5.2).
+        # The best responder learns from it once the memories are full
+        # (Alg. 6); before, the opponent stores it (ICML 2015 sec. 5.2).
         store[player if full else 1 - player] = True
-        self._sample(tables, store, count_player=player)
+        self._episode(best, store, count_player=player)
     for learner in self.learners:
       learner.replay(k)
     self.iterations = k
 
-  def _sample(self, tables, store, count_player=None):
-    """Plays one episode with per-player policy tables; files the experience."""
+  def _choose(self, player, row, best):
+    """Samples an action at information state `row`: (action, policy).
+
+    Plain Python on the 2-3 legal actions: per call it beats numpy's
+    overhead, and this is the sampling loop's innermost step.
+    """
+    legal = self._legal_actions[player][row]
+    if best:
+      q, temperature = self.learners[player].q[row], self.learners[
+          player].temperature
+      logits = [q[a] / temperature for a in legal]
+      top = max(logits)
+      weights = [math.exp(v - top) for v in logits]
+    else:
+      counts = self.average_models[player].counts[row]
+      weights = [counts[a] for a in legal]
+      if not sum(weights) > 0:
+        weights = [1.0] * len(legal)
+    total = sum(weights)
+    probs = [0.0] * self._num_actions
+    u, cumulative, action = self._rng.random() * total, 0.0, legal[-1]
+    for a, w in zip(legal, weights):
+      probs[a] = w / total
+      cumulative += w
+      if action == legal[-1] and u < cumulative:
+        action = a
+    return action, probs
+
+  def _episode(self, best, store, count_player=None):
+    """Plays one episode (`best[p]`: player p plays its best response, else
+    its average), files the transitions and the counting targets."""
+    rows, actions, probs, returns = (self._play_tree(best) if self._tree else
+                                     self._play_states(best))
+    for player in (0, 1):
+      if store[player] and rows[player]:
+        self.learners[player].memory.add(rows[player], actions[player],
+                                         returns[player])
+    if count_player is not None and rows[count_player]:
+      targets = (np.array(probs[count_player]) if self.config.count_policy
+                 else np.eye(self.tables[count_player].legal.shape[1])[
+                     actions[count_player]])
+      self.average_models[count_player].add(rows[count_player], targets)
+    self.episodes += 1
+
+  def _play_tree(self, best):
+    """An episode on the public tree x hands (no OpenSpiel state needed)."""
+    tree, rng = self._tree, self._rng
+    hands = tree.sample_deal(rng)
+    rows, actions, probs = ([], []), ([], []), ([], [])
+    node = 0
+    while tree.nodes[node].terminal is None:
+      info = tree.nodes[node]
+      if info.player < 0:
+        action = tree.sample_board(node, *hands, rng)
+      else:
+        p = info.player
+        row = self._row_class[p][self.form.node_row(p, node, hands[p])]
+        action, policy = self._choose(p, row, best[p])
+        rows[p].append(row)
+        actions[p].append(action)
+        probs[p].append(policy)
+      node = info.children[action]
+    utility = tree.utility(node, *hands)
+    return rows, actions, probs, (utility, -utility)
+
+  def _play_states(self, best):
+    """An episode on OpenSpiel states, keyed by information-state tensors."""
     state = self.game.new_initial_state()
-    rows, actions, targets = ([], []), ([], []), []
+    rows, actions, probs = ([], []), ([], []), ([], [])
     rng = self._rng
     while not state.is_terminal():
       if state.is_chance_node():
-        outcomes = state.chance_outcomes()
         u, total = rng.random(), 0.0
-        for action, p in outcomes:
+        for action, p in state.chance_outcomes():
           total += p
           if u < total:
             break
         state.apply_action(action)
         continue
-      player = state.current_player()
-      table = self.tables[player]
-      row = table.lookup(info_state_key(state, player, table.size))
-      probs = tables[player][row]
-      action = int(np.searchsorted(np.cumsum(probs), rng.random() * probs.sum(),
-                                   side="right"))
-      action = min(action, len(probs) - 1)
-      rows[player].append(row)
-      actions[player].append(action)
-      if player == count_player:
-        targets.append(probs if self.config.count_policy else
-                       np.eye(len(probs))[action])
+      p = state.current_player()
+      table = self.tables[p]
+      row = table.lookup(info_state_key(state, p, table.size))
+      action, policy = self._choose(p, row, best[p])
+      rows[p].append(row)
+      actions[p].append(action)
+      probs[p].append(policy)
       state.apply_action(action)
-    returns = state.returns()
-    for player in (0, 1):
-      if store[player] and rows[player]:
-        self.learners[player].memory.add(rows[player], actions[player],
-                                         returns[player])
-    if count_player is not None and targets:
-      self.average_models[count_player].add(rows[count_player],
-                                            np.array(targets))
-    self.episodes += 1
+    return rows, actions, probs, state.returns()
 
   # --- policies and measurements ---------------------------------------------
 

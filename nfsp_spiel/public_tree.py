@@ -78,6 +78,15 @@ class _PublicTree:
     matrix = self.deal_at(node)
     return np.flatnonzero(matrix.sum(1 - player) > 0)
 
+  def utility(self, node, hand0, hand1):
+    """Player 0's payoff at terminal `node` when the hands are dealt so."""
+    info = self.nodes[node]
+    if info.terminal == "fold":
+      won = info.contributions[info.folder]
+      return -won if info.folder == 0 else won
+    diff = self.strength(node, hand0) - self.strength(node, hand1)
+    return info.contributions[0] * float(np.sign(diff))
+
   def terminal_values(self, node, opponent_reach, player):
     """Counterfactual values of `player`'s hands at a terminal node."""
     node_info = self.nodes[node]
@@ -107,6 +116,21 @@ class RiverPublicTree(_PublicTree):
     while state.is_chance_node():
       state.apply_action(state.chance_outcomes()[0][0])
     self._build(state, ())
+    self._cumulative_deal = np.cumsum(self.deal.ravel())
+
+  def sample_deal(self, rng):
+    """(hand0, hand1) drawn from the joint deal law."""
+    index = np.searchsorted(self._cumulative_deal,
+                            rng.random() * self._cumulative_deal[-1],
+                            side="right")
+    return divmod(min(int(index), self.deal.size - 1), self.num_hands)
+
+  def sample_board(self, node, hand0, hand1, rng):
+    raise ValueError("River poker has no public chance node")
+
+  def strength(self, node, hand):
+    del node
+    return self.game.strength[hand]
 
   def deal_at(self, node):
     del node
@@ -144,10 +168,11 @@ class LeducPublicTree(_PublicTree):
     self.board_deals = np.stack([
         self.deal * np.outer(cards != b, cards != b) / (n - 2)
         for b in range(n)])
-    values = np.array([[nfsp_leduc.hand_value(c, b, game.suits, game.ranks)
-                        for c in range(n)] for b in range(n)])
+    self.values = np.array([[nfsp_leduc.hand_value(c, b, game.suits,
+                                                   game.ranks)
+                             for c in range(n)] for b in range(n)])
     self.board_showdowns = self.board_deals * np.sign(
-        values[:, :, None] - values[:, None, :])
+        self.values[:, :, None] - self.values[:, None, :])
     self.nodes = []
     self._build(self._state_after((), None), ())
 
@@ -161,6 +186,23 @@ class LeducPublicTree(_PublicTree):
     if board is not None:
       state.apply_action(board)
     return state
+
+  def sample_deal(self, rng):
+    """Two different cards, uniformly."""
+    hand0 = int(rng.integers(self.num_hands))
+    hand1 = int(rng.integers(self.num_hands - 1))
+    return hand0, hand1 + (hand1 >= hand0)
+
+  def sample_board(self, node, hand0, hand1, rng):
+    """The public card (a child action of chance `node`) given the hands."""
+    del node
+    low, high = sorted((hand0, hand1))
+    board = int(rng.integers(self.num_hands - 2))
+    board += board >= low
+    return board + (board >= high)
+
+  def strength(self, node, hand):
+    return self.values[self.nodes[node].board, hand]
 
   def deal_at(self, node):
     board = self.nodes[node].board
@@ -266,6 +308,10 @@ class PublicTreeSequenceForm(sequence_form.SequenceForm):
   def reachable(self):
     """Per player, the rows of the information states that can occur."""
     return self._describe()[2]
+
+  def node_row(self, player, node, hand):
+    """The strategy-array row of `player` holding `hand` at decision `node`."""
+    return self._position[player][node] * self.tree.num_hands + hand
 
   def node_reach(self, player, strategy):
     """Per public node, the reach probability of each of `player`'s hands."""
