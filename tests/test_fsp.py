@@ -1,0 +1,137 @@
+"""Table-lookup FSP: counting model, Q-learning, convergence, agents, input."""
+
+import numpy as np
+import pyspiel
+import pytest
+from open_spiel.python import rl_environment
+
+import nfsp_spiel  # noqa: F401
+from nfsp_spiel import fsp
+from nfsp_spiel import sequence_form
+from nfsp_spiel import xfp
+
+
+def test_counting_model_gives_the_xfp_average_on_exact_best_responses():
+  """Counting each best response's policy with its realization weight (the
+  expectation of sampled counts) reproduces XFP's average exactly."""
+  game = pyspiel.load_game("kuhn_poker")
+  solver = xfp.XFPSolver(game)
+  form = solver.form
+  table = fsp.InfoStateTable(form, 0)
+  model = fsp.CountingModel(0, table, np.random.default_rng(0))
+  contribution = lambda strategy: (  # noqa: E731
+      form.infoset_reach(0, strategy)[:, None] * strategy)
+  model.add(table.class_of_row, contribution(solver.strategies[0]))
+  for _ in range(50):
+    response = solver.exact_best_responses()[0][1]
+    model.add(table.class_of_row, contribution(response))
+    solver.iteration()
+  counted = model.policy_table()[table.class_of_row]
+  np.testing.assert_allclose(counted, solver.strategies[0], atol=1e-12)
+
+
+def test_q_learning_finds_the_best_response_values_on_kuhn():
+  """Against a fixed (uniform) opponent, Q-learning from exploratory episodes
+  converges to the exact best-response value and actions."""
+  game = pyspiel.load_game("kuhn_poker")
+  # A decaying stepsize, so that the values settle (the default decays
+  # slowly, as FSP's best responses must track a moving average).
+  solver = fsp.FSPSolver(game, seed=1, replay_episodes=30, q_stepsize=0.05,
+                         q_stepsize_decay=1.0, memory_episodes=30000)
+  learner = solver.learners[0]
+  for _ in range(30000):  # player 0 explores uniformly, player 1 is uniform
+    solver._episode([False, False], store=(True, False))  # pylint: disable=protected-access
+  for k in range(1, 20001):
+    learner.replay(k)
+  form = solver.form
+  uniform = form.uniform(1)
+  exact_value, exact_response = form.best_response(0, uniform)
+  # The three root states (cards) each have chance 1/3.
+  roots = [solver.tables[0].class_of_row[row] for row in form.levels[0][0]]
+  learned_value = np.mean([learner.q[c][solver.tables[0].legal[c]].max()
+                           for c in roots])
+  # Measured: 0.503 against the exact 0.5.
+  assert learned_value == pytest.approx(exact_value, abs=0.03)
+  greedy = np.where(solver.tables[0].legal, learner.q, -np.inf).argmax(1)
+  exact_greedy = exact_response.argmax(1)
+  # Same actions wherever the exact values are not near ties.
+  payoffs = form._sequence_payoffs(0, uniform)  # pylint: disable=protected-access
+  for row, cls in enumerate(solver.tables[0].class_of_row):
+    values = payoffs[form.sequence[0][row]]
+    if abs(values[0] - values[1]) > 0.3:
+      assert greedy[cls] == exact_greedy[row]
+
+
+def test_fsp_on_kuhn_converges():
+  game = pyspiel.load_game("kuhn_poker")
+  solver = fsp.FSPSolver(game, seed=0)
+  first = solver.exploitability()
+  for _ in range(20000):
+    solver.iteration()
+  # Measured with seed 0: 0.0728 after 20000 iterations (uniform: 0.458).
+  assert first == pytest.approx(11 / 24)
+  assert solver.exploitability() < 0.09
+  # The memories (40000 episodes) are still filling: alternating episodes
+  # only, one per player per iteration.
+  assert solver.episodes == 2 * 20000
+
+
+def test_diagnostics_improve_on_leduc():
+  game = pyspiel.load_game("nfsp_leduc")
+  solver = fsp.FSPSolver(game, seed=0)
+  qualities, errors = [], []
+  for block in range(3):
+    for _ in range(2000):
+      solver.iteration()
+    solver.update_exact_average()
+    qualities.append(solver.best_response_quality())
+    errors.append(solver.average_error())
+  assert all(q >= -1e-12 for q in qualities)  # no better than exact BRs
+  assert qualities[-1] < qualities[0]         # fig. 5.1: they improve
+  assert all(np.isfinite(errors))
+
+
+def test_agents_play_in_an_openspiel_rl_loop():
+  """The learners are rl_agent.AbstractAgents keyed by the env's tensors."""
+  game = pyspiel.load_game("river_poker(min_rank=11,board=JcQdKhAsJd)")
+  solver = fsp.FSPSolver(game, seed=0)
+  env = rl_environment.Environment(game)
+  agents = [solver.learners[0], solver.average_models[1]]
+  before = solver.learners[0].memory.size
+  for _ in range(20):
+    time_step = env.reset()
+    while not time_step.last():
+      player = time_step.observations["current_player"]
+      output = agents[player].step(time_step)
+      assert np.isclose(sum(output.probs), 1.0)
+      time_step = env.step([output.action])
+    for agent in agents:
+      agent.step(time_step)
+  assert solver.learners[0].memory.size == before + 20
+
+
+def test_policies_are_openspiel_policies():
+  game = pyspiel.load_game("nfsp_leduc")
+  solver = fsp.FSPSolver(game, seed=0)
+  for _ in range(100):
+    solver.iteration()
+  average = solver.average_policy()
+  light = solver.policy()
+  assert isinstance(light, sequence_form.SequenceFormPolicy)
+  assert len(average.state_lookup) == 936
+  from nfsp_spiel import evaluation  # pylint: disable=g-import-not-at-top
+  assert evaluation.exploitability(game, average) == pytest.approx(
+      solver.exploitability(), abs=1e-12)
+
+
+@pytest.mark.parametrize("kwargs,match", [
+    ({"memory_episodes": 0}, "memory_episodes=0"),
+    ({"temperature": -1.0}, "temperature=-1.0"),
+    ({"q_stepsize": 0.0}, "q_stepsize=0.0"),
+    ({"q_stepsize_decay": -0.1}, "q_stepsize_decay=-0.1"),
+    ({"replay_episodes": 0}, "replay_episodes=0"),
+    ({"mixing_gamma": -10.0}, "mixing_gamma=-10.0"),
+])
+def test_bad_config(kwargs, match):
+  with pytest.raises(ValueError, match=match):
+    fsp.FSPConfig(**kwargs)
