@@ -27,6 +27,7 @@ same best responses.
 """
 
 import dataclasses
+import json
 import math
 from typing import Optional
 
@@ -205,17 +206,16 @@ class QLearner(rl_agent.AbstractAgent):
     episodes = self._rng.integers(memory.size, size=self.config.replay_episodes)
     lengths, rewards = memory.lengths[episodes], memory.rewards[episodes]
     states, actions = memory.states[episodes], memory.actions[episodes]
-    masked_q = np.where(self.table.legal, self.q, -np.inf)
+    q, legal = self.q, self.table.legal
     for t in range(lengths.max()):
       active = lengths > t
-      last = lengths == t + 1
-      target = rewards.copy()
-      if t + 1 < states.shape[1]:
-        following = (~last) & active
-        target[following] = masked_q[states[following, t + 1]].max(1)
+      target = rewards[active]
+      following = lengths[active] > t + 1
+      if following.any():
+        after = states[active, t + 1][following]
+        target[following] = np.where(legal[after], q[after], -np.inf).max(1)
       s, a = states[active, t], actions[active, t]
-      np.add.at(self.q, (s, a), stepsize * (target[active] - self.q[s, a]))
-      masked_q = np.where(self.table.legal, self.q, -np.inf)
+      np.add.at(q, (s, a), stepsize * (target - q[s, a]))
 
   def step(self, time_step, is_evaluation=False):
     if time_step.last():
@@ -302,8 +302,7 @@ class FSPSolver:
     self._num_actions = game.num_distinct_actions()
     self.iterations = 0
     self.episodes = 0
-    self._exact_average = None  # XFP's average of the same best responses
-    self._exact_updates = 0
+    self._exact = {}  # name -> [XFP's average of the same best responses, n]
 
   # --- one iteration ------------------------------------------------------
 
@@ -464,28 +463,75 @@ class FSPSolver:
     return evaluation.best_response_quality(self.game, self.policy(),
                                             [best, best])
 
-  def update_exact_average(self):
-    """One XFP update of the exact average with the current best responses.
+  def save(self, path):
+    """Checkpoints everything a resumed run needs (tables, memories, RNG)."""
+    arrays = {"game": str(self.game), "iterations": self.iterations,
+              "episodes": self.episodes,
+              "rng": json.dumps(self._rng.bit_generator.state)}
+    for p in (0, 1):
+      memory = self.learners[p].memory
+      arrays.update({f"q{p}": self.learners[p].q,
+                     f"counts{p}": self.average_models[p].counts,
+                     f"memory{p}_states": memory.states,
+                     f"memory{p}_actions": memory.actions,
+                     f"memory{p}_lengths": memory.lengths,
+                     f"memory{p}_rewards": memory.rewards,
+                     f"memory{p}_cursor": [memory.size, memory.next]})
+    np.savez(path, **arrays)
+    return path if path.endswith(".npz") else path + ".npz"
 
-    Thesis fig. 5.2 tracks this 'perfect average', updated every 10, 100 or
-    1000 iterations; it does not affect FSP.
+  @classmethod
+  def restore(cls, game, path, config=None, **overrides):
+    """A solver resumed from `save`'s checkpoint (same game and sizes)."""
+    try:
+      data = np.load(path)
+    except FileNotFoundError:
+      raise FileNotFoundError(f"no FSP checkpoint at {path!r}") from None
+    if str(data["game"]) != str(game):
+      raise ValueError(f"{path!r} is a checkpoint of {data['game']}, not "
+                       f"{game}")
+    solver = cls(game, config, **overrides)
+    for p in (0, 1):
+      memory = solver.learners[p].memory
+      if data[f"memory{p}_states"].shape != memory.states.shape:
+        raise ValueError(f"{path!r} has memories of shape "
+                         f"{data[f'memory{p}_states'].shape}, this config "
+                         f"{memory.states.shape} (memory_episodes differs)")
+      solver.learners[p].q[:] = data[f"q{p}"]
+      solver.average_models[p].counts[:] = data[f"counts{p}"]
+      memory.states[:] = data[f"memory{p}_states"]
+      memory.actions[:] = data[f"memory{p}_actions"]
+      memory.lengths[:] = data[f"memory{p}_lengths"]
+      memory.rewards[:] = data[f"memory{p}_rewards"]
+      memory.size, memory.next = (int(v) for v in data[f"memory{p}_cursor"])
+    solver.iterations = int(data["iterations"])
+    solver.episodes = int(data["episodes"])
+    solver._rng.bit_generator.state = json.loads(str(data["rng"]))  # pylint: disable=protected-access
+    return solver
+
+  def update_exact_average(self, name="exact"):
+    """One XFP update of an exact average with the current best responses.
+
+    Thesis fig. 5.2 tracks such 'perfect averages', each updated every 10,
+    100 or 1000 iterations (one `name` each); they do not affect FSP.
     """
     best = self.best_response_strategies()
-    if self._exact_average is None:
-      self._exact_average = [self.form.uniform(p) for p in (0, 1)]
-    self._exact_updates += 1
-    alpha = 1.0 / (self._exact_updates + 1)
+    if name not in self._exact:
+      self._exact[name] = [[self.form.uniform(p) for p in (0, 1)], 0]
+    average, updates = self._exact[name]
+    alpha = 1.0 / (updates + 2)
     for p in (0, 1):
-      average = self._exact_average[p]
       step = xfp.realization_weighted_step(
-          alpha, self.form.infoset_reach(p, average),
+          alpha, self.form.infoset_reach(p, average[p]),
           self.form.infoset_reach(p, best[p]))
-      self._exact_average[p] = average + step[:, None] * (best[p] - average)
+      average[p] = average[p] + step[:, None] * (best[p] - average[p])
+    self._exact[name][1] = updates + 1
 
-  def average_error(self):
-    """Squared distance of the counting model's average to the exact one."""
-    if self._exact_average is None:
-      raise ValueError("call update_exact_average() first")
+  def average_error(self, name="exact"):
+    """Squared distance of the counting model's average to an exact one."""
+    if name not in self._exact:
+      raise ValueError(f"no exact average {name!r}: call "
+                       "update_exact_average() first")
     average = self.average_strategies()
-    return float(sum(np.sum((average[p] - self._exact_average[p]) ** 2)
-                     for p in (0, 1)))
+    exact = self._exact[name][0]
+    return float(sum(np.sum((average[p] - exact[p]) ** 2) for p in (0, 1)))

@@ -46,3 +46,15 @@ def test_xfp_runs_and_resumes(tmp_path):
     steps = [line.split(",")[0] for line in f.read().splitlines()[1:]]
   assert steps == ["0", "25", "50", "75", "100"]
   assert (tmp_path / "curve.png").exists()
+
+
+def test_fsp_runs_and_resumes(tmp_path):
+  out = _run("fsp.py", "--game=kuhn_poker", "--seconds=0.5",
+             "--eval_seconds=0.2", "--memory_episodes=1000",
+             f"--output_dir={tmp_path}")
+  assert "exploitability" in out
+  out = _run("fsp.py", "--game=kuhn_poker", "--seconds=1.0",
+             "--eval_seconds=0.2", "--memory_episodes=1000",
+             f"--output_dir={tmp_path}")
+  assert "resumed at iteration" in out
+  assert (tmp_path / "curve.png").exists()

@@ -135,3 +135,23 @@ def test_policies_are_openspiel_policies():
 def test_bad_config(kwargs, match):
   with pytest.raises(ValueError, match=match):
     fsp.FSPConfig(**kwargs)
+
+
+def test_checkpoint_resumes_exactly(tmp_path):
+  game = pyspiel.load_game("kuhn_poker")
+  solver = fsp.FSPSolver(game, seed=3, memory_episodes=500)
+  for _ in range(700):  # past the point where the memories are full
+    solver.iteration()
+  path = solver.save(str(tmp_path / "fsp.npz"))
+  resumed = fsp.FSPSolver.restore(game, path, memory_episodes=500)
+  for _ in range(300):
+    solver.iteration()
+    resumed.iteration()
+  np.testing.assert_array_equal(solver.learners[1].q, resumed.learners[1].q)
+  np.testing.assert_array_equal(solver.average_models[0].counts,
+                                resumed.average_models[0].counts)
+  assert resumed.iterations == 1000 and resumed.episodes == solver.episodes
+  with pytest.raises(ValueError, match="memory_episodes differs"):
+    fsp.FSPSolver.restore(game, path)
+  with pytest.raises(FileNotFoundError, match="no FSP checkpoint"):
+    fsp.FSPSolver.restore(game, str(tmp_path / "nothing.npz"))

@@ -22,7 +22,7 @@ def main(argv):
     runs[f"XFP, {cards}-card Leduc"] = figure_runs.run(
         xfp.XFPSolver(pyspiel.load_game(name)), "fig5_3", f"{cards}_cards",
         seconds=flags.FLAGS.seconds)
-  figure_runs.plot(runs, "fig5_3", x="training_seconds", loglog=True,
+  figure_runs.plot(runs, "fig5_3_xfp", x="training_seconds", loglog=True,
                    title="Leduc Hold'em: XFP")
 
 

@@ -22,7 +22,7 @@ def main(argv):
     game = pyspiel.load_game(f"river_poker(beliefs={beliefs})")
     runs[f"XFP, {beliefs} beliefs"] = figure_runs.run(
         xfp.XFPSolver(game), "fig5_4", beliefs, seconds=flags.FLAGS.seconds)
-  figure_runs.plot(runs, "fig5_4", x="training_seconds", loglog=True,
+  figure_runs.plot(runs, "fig5_4_xfp", x="training_seconds", loglog=True,
                    title="River poker: XFP")
 
 

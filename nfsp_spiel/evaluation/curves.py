@@ -73,25 +73,37 @@ def read_curve(path):
 
 
 def plot_curves(runs, output, metric="exploitability", x="step", loglog=False,
-                title=None, reference_slope=None):
+                title=None, reference_slope=None, inset_loglog=False):
   """Plots `metric` against `x` for {label: csv path} runs; saves a PNG.
 
+  A run may also be {label: (csv path, its own metric)}.
+
   `reference_slope` adds a dashed c * x^slope line through the first run's
-  last point (e.g. -0.5 for an O(k^-1/2) rate on a log-log plot).
+  last point (e.g. -0.5 for an O(k^-1/2) rate on a log-log plot);
+  `inset_loglog` adds a log-log inset of the same curves (thesis fig. 5.3).
   """
   if not runs:
     raise ValueError("plot_curves needs at least one run")
   figure, axes = plt.subplots(figsize=(6, 4))
-  for label, path in runs.items():
+  curves = {}
+  for label, run in runs.items():
+    path, column = run if isinstance(run, tuple) else (run, metric)
     rows = read_curve(path)
-    if rows and (metric not in rows[0] or x not in rows[0]):
+    if rows and (column not in rows[0] or x not in rows[0]):
       raise ValueError(f"{path} has columns {sorted(rows[0])}, not "
-                       f"{x!r} and {metric!r}")
-    axes.plot([r[x] for r in rows], [r[metric] for r in rows], label=label)
+                       f"{x!r} and {column!r}")
+    curves[label] = ([r[x] for r in rows], [r[column] for r in rows])
+    axes.plot(*curves[label], label=label)
+  if inset_loglog:
+    inset = axes.inset_axes([0.45, 0.45, 0.5, 0.4])
+    for xs, ys in curves.values():
+      inset.loglog([v for v in xs if v > 0], [y for v, y in zip(xs, ys)
+                                              if v > 0])
+    inset.tick_params(labelsize=6)
   if reference_slope is not None:
-    rows = [r for r in read_curve(next(iter(runs.values()))) if r[x] > 0]
-    xs = [r[x] for r in rows]
-    scale = rows[-1][metric] / xs[-1] ** reference_slope
+    xs, ys = next(iter(curves.values()))
+    xs, ys = zip(*[(v, y) for v, y in zip(xs, ys) if v > 0])
+    scale = ys[-1] / xs[-1] ** reference_slope
     axes.plot(xs, [scale * v ** reference_slope for v in xs], "k--",
               linewidth=0.8, label=f"O({x}^{reference_slope:g})")
   if loglog:
