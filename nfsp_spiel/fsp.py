@@ -27,13 +27,13 @@ same best responses.
 """
 
 import dataclasses
-import json
 import math
 from typing import Optional
 
 import numpy as np
 from open_spiel.python import rl_agent
 
+from nfsp_spiel import checkpoints
 from nfsp_spiel import evaluation
 from nfsp_spiel import public_tree
 from nfsp_spiel import sequence_form
@@ -465,9 +465,7 @@ class FSPSolver:
 
   def save(self, path):
     """Checkpoints everything a resumed run needs (tables, memories, RNG)."""
-    arrays = {"game": str(self.game), "iterations": self.iterations,
-              "episodes": self.episodes,
-              "rng": json.dumps(self._rng.bit_generator.state)}
+    arrays = {"iterations": self.iterations, "episodes": self.episodes}
     for p in (0, 1):
       memory = self.learners[p].memory
       arrays.update({f"q{p}": self.learners[p].q,
@@ -477,20 +475,13 @@ class FSPSolver:
                      f"memory{p}_lengths": memory.lengths,
                      f"memory{p}_rewards": memory.rewards,
                      f"memory{p}_cursor": [memory.size, memory.next]})
-    np.savez(path, **arrays)
-    return path if path.endswith(".npz") else path + ".npz"
+    return checkpoints.save(path, self.game, self._rng, **arrays)
 
   @classmethod
   def restore(cls, game, path, config=None, **overrides):
     """A solver resumed from `save`'s checkpoint (same game and sizes)."""
-    try:
-      data = np.load(path)
-    except FileNotFoundError:
-      raise FileNotFoundError(f"no FSP checkpoint at {path!r}") from None
-    if str(data["game"]) != str(game):
-      raise ValueError(f"{path!r} is a checkpoint of {data['game']}, not "
-                       f"{game}")
     solver = cls(game, config, **overrides)
+    data = checkpoints.load(path, game, solver._rng, "FSP")  # pylint: disable=protected-access
     for p in (0, 1):
       memory = solver.learners[p].memory
       if data[f"memory{p}_states"].shape != memory.states.shape:
@@ -506,7 +497,6 @@ class FSPSolver:
       memory.size, memory.next = (int(v) for v in data[f"memory{p}_cursor"])
     solver.iterations = int(data["iterations"])
     solver.episodes = int(data["episodes"])
-    solver._rng.bit_generator.state = json.loads(str(data["rng"]))  # pylint: disable=protected-access
     return solver
 
   def update_exact_average(self, name="exact"):

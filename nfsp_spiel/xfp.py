@@ -22,11 +22,11 @@ iteration is a handful of vectorised operations, linear in the tree size.
 """
 
 import dataclasses
-import json
 from typing import Callable, Optional, Union
 
 import numpy as np
 
+from nfsp_spiel import checkpoints
 from nfsp_spiel import evaluation
 from nfsp_spiel import public_tree
 from nfsp_spiel import sequence_form
@@ -180,23 +180,16 @@ class XFPSolver:
 
   def save(self, path):
     """Checkpoints the run (average strategies, iteration, RNG) to `path`."""
-    np.savez(path, game=str(self.game), iterations=self.iterations,
-             strategy0=self.strategies[0], strategy1=self.strategies[1],
-             rng=json.dumps(self._rng.bit_generator.state))
-    return path if path.endswith(".npz") else path + ".npz"
+    return checkpoints.save(path, self.game, self._rng,
+                            iterations=self.iterations,
+                            strategy0=self.strategies[0],
+                            strategy1=self.strategies[1])
 
   @classmethod
   def restore(cls, game, path, config=None, **overrides):
     """A solver resumed from `save`'s checkpoint (same game required)."""
-    try:
-      data = np.load(path)
-    except FileNotFoundError:
-      raise FileNotFoundError(f"no XFP checkpoint at {path!r}") from None
-    if str(data["game"]) != str(game):
-      raise ValueError(f"{path!r} is a checkpoint of {data['game']}, not "
-                       f"{game}")
     solver = cls(game, config, **overrides)
+    data = checkpoints.load(path, game, solver._rng, "XFP")  # pylint: disable=protected-access
     solver.strategies = [data["strategy0"], data["strategy1"]]
     solver.iterations = int(data["iterations"])
-    solver._rng.bit_generator.state = json.loads(str(data["rng"]))
     return solver
