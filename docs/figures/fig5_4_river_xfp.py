@@ -1,5 +1,8 @@
-"""Thesis fig. 5.4 (XFP curves): XFP in River poker with uniform and defined
+"""Thesis fig. 5.4, XFP curves: XFP in River poker with uniform and defined
 beliefs, exploitability against wall-clock training seconds, 300 s each.
+
+Each script plots every curve of its figure that exists, so running the
+XFP and the FSP script (in either order) gives the combined figure.
 
   python docs/figures/fig5_4_river_xfp.py --seconds 300
 """
@@ -13,17 +16,20 @@ from nfsp_spiel import xfp
 import figure_runs
 
 flags.DEFINE_float("seconds", 300, "Training seconds per run.")
+LABELS = {"fsp_uniform": "FSP, uniform beliefs",
+          "fsp_defined": "FSP, defined beliefs",
+          "uniform": "XFP, uniform beliefs",
+          "defined": "XFP, defined beliefs"}
 
 
 def main(argv):
   del argv
-  runs = {}
   for beliefs in ("uniform", "defined"):
     game = pyspiel.load_game(f"river_poker(beliefs={beliefs})")
-    runs[f"XFP, {beliefs} beliefs"] = figure_runs.run(
-        xfp.XFPSolver(game), "fig5_4", beliefs, seconds=flags.FLAGS.seconds)
-  figure_runs.plot(runs, "fig5_4_xfp", x="training_seconds", loglog=True,
-                   title="River poker: XFP")
+    figure_runs.run(xfp.XFPSolver(game), "fig5_4", beliefs,
+                    seconds=flags.FLAGS.seconds)
+  figure_runs.plot_available("fig5_4", LABELS, x="training_seconds",
+                             inset_loglog=True, title="River poker: FSP and XFP")
 
 
 if __name__ == "__main__":

@@ -58,3 +58,13 @@ def plot(runs, figure, **kwargs):
   evaluation.plot_curves(runs, path, **kwargs)
   print(f"wrote {path}")
   return path
+
+
+def plot_available(figure, labels, **kwargs):
+  """Plots every run of `figure` that has a curve: {run folder: label}."""
+  runs = {}
+  for run, label in labels.items():
+    path = os.path.join(HERE, "data", figure, run, evaluation.curves.CSV_NAME)
+    if os.path.exists(path):
+      runs[label] = path
+  return plot(runs, figure, **kwargs)
