@@ -300,6 +300,7 @@ class FSPSolver:
     self._legal_actions = [[list(np.flatnonzero(row)) for row in table.legal]
                            for table in self.tables]
     self._num_actions = game.num_distinct_actions()
+    self._deals = []  # pre-drawn deals of the public tree
     self.iterations = 0
     self.episodes = 0
     self._exact = {}  # name -> [XFP's average of the same best responses, n]
@@ -385,7 +386,9 @@ class FSPSolver:
   def _play_tree(self, best):
     """An episode on the public tree x hands (no OpenSpiel state needed)."""
     tree, rng = self._tree, self._rng
-    hands = tree.sample_deal(rng)
+    if not self._deals:  # drawn in blocks: one vectorised draw, not 4096
+      self._deals = tree.sample_deals(rng, 4096).tolist()
+    hands = self._deals.pop()
     rows, actions, probs = ([], []), ([], []), ([], [])
     node = 0
     while tree.nodes[node].terminal is None:
@@ -465,7 +468,8 @@ class FSPSolver:
 
   def save(self, path):
     """Checkpoints everything a resumed run needs (tables, memories, RNG)."""
-    arrays = {"iterations": self.iterations, "episodes": self.episodes}
+    arrays = {"iterations": self.iterations, "episodes": self.episodes,
+              "deals": np.array(self._deals, np.int64).reshape(-1, 2)}
     for p in (0, 1):
       memory = self.learners[p].memory
       arrays.update({f"q{p}": self.learners[p].q,
@@ -497,6 +501,7 @@ class FSPSolver:
       memory.size, memory.next = (int(v) for v in data[f"memory{p}_cursor"])
     solver.iterations = int(data["iterations"])
     solver.episodes = int(data["episodes"])
+    solver._deals = data["deals"].tolist()  # pylint: disable=protected-access
     return solver
 
   def update_exact_average(self, name="exact"):

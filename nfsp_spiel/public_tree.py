@@ -118,12 +118,13 @@ class RiverPublicTree(_PublicTree):
     self._build(state, ())
     self._cumulative_deal = np.cumsum(self.deal.ravel())
 
-  def sample_deal(self, rng):
-    """(hand0, hand1) drawn from the joint deal law."""
+  def sample_deals(self, rng, count):
+    """`count` (hand0, hand1) pairs drawn from the joint deal law."""
     index = np.searchsorted(self._cumulative_deal,
-                            rng.random() * self._cumulative_deal[-1],
+                            rng.random(count) * self._cumulative_deal[-1],
                             side="right")
-    return divmod(min(int(index), self.deal.size - 1), self.num_hands)
+    return np.stack(np.divmod(np.minimum(index, self.deal.size - 1),
+                              self.num_hands), 1)
 
   def sample_board(self, node, hand0, hand1, rng):
     raise ValueError("River poker has no public chance node")
@@ -187,11 +188,11 @@ class LeducPublicTree(_PublicTree):
       state.apply_action(board)
     return state
 
-  def sample_deal(self, rng):
-    """Two different cards, uniformly."""
-    hand0 = int(rng.integers(self.num_hands))
-    hand1 = int(rng.integers(self.num_hands - 1))
-    return hand0, hand1 + (hand1 >= hand0)
+  def sample_deals(self, rng, count):
+    """`count` pairs of two different cards, uniformly."""
+    hand0 = rng.integers(self.num_hands, size=count)
+    hand1 = rng.integers(self.num_hands - 1, size=count)
+    return np.stack([hand0, hand1 + (hand1 >= hand0)], 1)
 
   def sample_board(self, node, hand0, hand1, rng):
     """The public card (a child action of chance `node`) given the hands."""

@@ -137,8 +137,9 @@ def test_bad_config(kwargs, match):
     fsp.FSPConfig(**kwargs)
 
 
-def test_checkpoint_resumes_exactly(tmp_path):
-  game = pyspiel.load_game("kuhn_poker")
+@pytest.mark.parametrize("name", ["kuhn_poker", "nfsp_leduc"])
+def test_checkpoint_resumes_exactly(tmp_path, name):
+  game = pyspiel.load_game(name)
   solver = fsp.FSPSolver(game, seed=3, memory_episodes=500)
   for _ in range(700):  # past the point where the memories are full
     solver.iteration()
