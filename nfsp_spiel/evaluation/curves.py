@@ -95,7 +95,7 @@ def plot_curves(runs, output, metric="exploitability", x="step", loglog=False,
     curves[label] = ([r[x] for r in rows], [r[column] for r in rows])
     axes.plot(*curves[label], label=label)
   if inset_loglog:
-    inset = axes.inset_axes([0.45, 0.45, 0.5, 0.4])
+    inset = axes.inset_axes([0.5, 0.22, 0.46, 0.36])
     for xs, ys in curves.values():
       inset.loglog([v for v in xs if v > 0], [y for v, y in zip(xs, ys)
                                               if v > 0])
