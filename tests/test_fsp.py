@@ -156,3 +156,18 @@ def test_checkpoint_resumes_exactly(tmp_path, name):
     fsp.FSPSolver.restore(game, path)
   with pytest.raises(FileNotFoundError, match="no FSP checkpoint"):
     fsp.FSPSolver.restore(game, str(tmp_path / "nothing.npz"))
+
+
+def test_sampling_policies_match_the_tables():
+  """The sampling loop's per-state policies equal the learners' tables."""
+  game = pyspiel.load_game("nfsp_leduc")
+  solver = fsp.FSPSolver(game, seed=0)
+  for _ in range(500):
+    solver.iteration()
+  best = solver.learners[0].policy_table()
+  average = solver.average_models[0].policy_table()
+  for row in range(0, len(best), 7):
+    _, probs = solver._choose(0, row, True)  # pylint: disable=protected-access
+    np.testing.assert_allclose(probs, best[row], atol=1e-12)
+    _, probs = solver._choose(0, row, False)  # pylint: disable=protected-access
+    np.testing.assert_allclose(probs, average[row], atol=1e-12)
