@@ -24,6 +24,8 @@ setuptools.setup(
         "absl-py>=2.1",
         # Hand ranking for River poker showdowns (BUILD_NOTES.md).
         "phevaluator>=0.6",
+        # Smooth UCT's simulation kernel (BUILD_NOTES.md).
+        "numba>=0.60",
         # Learning-curve plots and match progress bars (evaluation module).
         "matplotlib>=3.8",
         "tqdm>=4.66",

@@ -1,0 +1,271 @@
+"""Smooth UCT and extensive-form UCT: multi-tree MCTS for imperfect information.
+
+Heinrich's thesis (2017), ch. 3: Alg. 1 (extensive-form MCTS with one search
+tree per player over its information states), Alg. 2 (UCT) and Alg. 3
+(Smooth UCT), eq. 3.1. Each simulated episode starts from a sampled deal;
+every player selects in its own tree until it reaches an information state
+that is not in the tree yet, which it adds (one node per player per episode)
+and from where it plays the random rollout policy. Each in-tree (information
+state, action) of the episode is then updated with the player's return:
+N(u) += 1, N(u, a) += 1, Q(u, a) += (r - Q(u, a)) / N(u, a).
+
+Smooth UCB selects by UCB, argmax_a Q(u, a) + c sqrt(log N(u) / N(u, a)),
+with probability eta = max(gamma, eta0 / (1 + d sqrt(N(u)))), and otherwise
+samples the average strategy N(u, a) / N(u); eta0 = 1, d = 0 gives UCT.
+
+The simulation loop is the whole cost (the thesis ran billions of episodes),
+so it runs on a compiled form of the game tree (flat arrays) in a numba
+kernel; the outputs are OpenSpiel policies (average N(u, a) / N(u), greedy
+argmax Q) evaluated through the evaluation module.
+"""
+
+import dataclasses
+from typing import Optional
+
+import numba
+import numpy as np
+
+from nfsp_spiel import checkpoints
+from nfsp_spiel import evaluation
+from nfsp_spiel import sequence_form
+
+_CHANCE, _TERMINAL = -1, -2
+
+
+@dataclasses.dataclass
+class SmoothUCTConfig:
+  """Smooth UCT's parameters; defaults are the thesis' Kuhn poker values.
+
+  Attributes:
+    c: UCB exploration constant (Kuhn 1.75; Leduc 18; UCT: 2 and 20).
+    gamma: lower limit of eta (eq. 3.1).
+    eta0: initial eta; 1 with d = 0 is UCT.
+    d: decay rate of eta with sqrt(N(u)) (Kuhn 0.001, Leduc 0.002).
+  """
+  c: float = 1.75
+  gamma: float = 0.1
+  eta0: float = 0.9
+  d: float = 0.001
+
+  def __post_init__(self):
+    if self.c < 0:
+      raise ValueError(f"c={self.c}: the exploration constant must be >= 0")
+    for name in ("gamma", "eta0"):
+      if not 0.0 <= getattr(self, name) <= 1.0:
+        raise ValueError(f"{name}={getattr(self, name)}: must be in [0, 1]")
+    if self.d < 0:
+      raise ValueError(f"d={self.d}: must be >= 0")
+
+
+def uct_config(c=2.0):
+  """Plain extensive-form UCT (Alg. 2): eta is always 1."""
+  return SmoothUCTConfig(c=c, gamma=0.0, eta0=1.0, d=0.0)
+
+
+LEDUC = SmoothUCTConfig(c=18.0, gamma=0.1, eta0=0.9, d=0.002)
+
+
+class GameTree:
+  """The full game tree as flat arrays, with both players' information states
+  numbered as the compiled sequence form's rows (player 1's after player 0's).
+
+  Children of a node are consecutive in `children` from `child_start`; a
+  decision node's are in legal-action order, a chance node's come with the
+  cumulative probabilities `chance_cumulative`.
+  """
+
+  def __init__(self, game, form):
+    offset = (0, len(form.keys[0]))
+    index = [{k: i for i, k in enumerate(keys)} for keys in form.keys]
+    player, infoset, start, count, utility = [], [], [], [], []
+    children, cumulative = [], []
+    pending = [(game.new_initial_state(), None, 0)]  # (state, parent, k)
+    while pending:  # breadth first: children get consecutive ids
+      state, parent, k = pending.pop(0)
+      node = len(player)
+      if parent is not None:
+        children[start[parent] + k] = node
+      start.append(len(children))
+      if state.is_terminal():
+        player.append(_TERMINAL)
+        infoset.append(-1)
+        count.append(0)
+        utility.append(state.returns()[0])
+        continue
+      utility.append(0.0)
+      if state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        player.append(_CHANCE)
+        infoset.append(-1)
+        actions = [a for a, _ in outcomes]
+        cumulative += list(np.cumsum([p for _, p in outcomes]))
+      else:
+        p = state.current_player()
+        player.append(p)
+        infoset.append(offset[p] + index[p][state.information_state_string(p)])
+        actions = state.legal_actions()
+        cumulative += [0.0] * len(actions)
+      count.append(len(actions))
+      children += [-1] * len(actions)
+      pending += [(state.child(a), node, j) for j, a in enumerate(actions)]
+    self.player = np.array(player, np.int8)
+    self.infoset = np.array(infoset, np.int64)
+    self.child_start = np.array(start, np.int64)
+    self.num_children = np.array(count, np.int64)
+    self.children = np.array(children, np.int64)
+    self.chance_cumulative = np.array(cumulative)
+    self.utility = np.array(utility)
+    self.num_infosets = offset[1] + len(form.keys[1])
+    self.offset = offset
+
+
+@numba.njit(cache=True)
+def _select(u, n, counts, action_counts, q, gamma, eta0, d, c):
+  """Smooth UCB (Alg. 3) at tree node u with n actions: a child index."""
+  eta = max(gamma, eta0 / (1.0 + d * np.sqrt(counts[u])))
+  if np.random.random() < eta:  # UCB, unvisited actions first, random ties
+    best, best_value, ties = 0, -np.inf, 0
+    log_total = np.log(counts[u])
+    for k in range(n):
+      if action_counts[u, k] == 0:
+        value = np.inf
+      else:
+        value = q[u, k] + c * np.sqrt(log_total / action_counts[u, k])
+      if value > best_value:
+        best, best_value, ties = k, value, 1
+      elif value == best_value:
+        ties += 1
+        if np.random.random() * ties < 1.0:
+          best = k
+    return best
+  z = np.random.random() * counts[u]  # the average strategy N(u, a) / N(u)
+  for k in range(n - 1):
+    z -= action_counts[u, k]
+    if z < 0:
+      return k
+  return n - 1
+
+
+@numba.njit(cache=True)
+def _simulate(num_episodes, seed, player, infoset, child_start, num_children,
+              children, chance_cumulative, utility, counts, action_counts, q,
+              expanded, gamma, eta0, d, c, max_depth):
+  """Runs `num_episodes` episodes of Alg. 1, updating the tables in place."""
+  np.random.seed(seed)
+  path_u = np.empty(max_depth, np.int64)
+  path_k = np.empty(max_depth, np.int64)
+  path_p = np.empty(max_depth, np.int64)
+  for _ in range(num_episodes):
+    node, depth = 0, 0
+    out_of_tree0, out_of_tree1 = False, False
+    while player[node] != -2:
+      acting, first, n = player[node], child_start[node], num_children[node]
+      if acting == -1:
+        z, k = np.random.random(), 0
+        while k < n - 1 and z >= chance_cumulative[first + k]:
+          k += 1
+      elif (out_of_tree0 if acting == 0 else out_of_tree1):
+        k = np.random.randint(n)  # rollout
+      else:
+        u = infoset[node]
+        if not expanded[u]:  # expand, then roll out for this player
+          expanded[u] = True
+          k = np.random.randint(n)
+          if acting == 0:
+            out_of_tree0 = True
+          else:
+            out_of_tree1 = True
+        else:
+          k = _select(u, n, counts, action_counts, q, gamma, eta0, d, c)
+        path_u[depth], path_k[depth], path_p[depth] = u, k, acting
+        depth += 1
+      node = children[first + k]
+    return0 = utility[node]
+    for i in range(depth):
+      u, k = path_u[i], path_k[i]
+      r = return0 if path_p[i] == 0 else -return0
+      counts[u] += 1.0
+      action_counts[u, k] += 1.0
+      q[u, k] += (r - q[u, k]) / action_counts[u, k]
+
+
+class SmoothUCT:
+  """Smooth UCT self-play search over a whole game; see the module docstring."""
+
+  def __init__(self, game, config: Optional[SmoothUCTConfig] = None, seed=0,
+               **overrides):
+    self.config = dataclasses.replace(config or SmoothUCTConfig(), **overrides)
+    self.game = game
+    self.form = sequence_form.SequenceForm(game)
+    self.tree = GameTree(game, self.form)
+    width = self.num_actions = game.num_distinct_actions()
+    n = self.tree.num_infosets
+    self.counts = np.zeros(n)
+    self.action_counts = np.zeros((n, width))
+    self.q = np.zeros((n, width))
+    self.expanded = np.zeros(n, np.bool_)
+    self.episodes = 0
+    self._rng = np.random.default_rng(seed)
+    self._max_depth = game.max_game_length() + 1
+
+  def run(self, num_episodes):
+    """Simulates `num_episodes` episodes from the root (sampled deals)."""
+    if num_episodes < 0:
+      raise ValueError(f"num_episodes={num_episodes}: must be >= 0")
+    t, cfg = self.tree, self.config
+    _simulate(int(num_episodes), int(self._rng.integers(2**31)), t.player,
+              t.infoset, t.child_start, t.num_children, t.children,
+              t.chance_cumulative, t.utility, self.counts, self.action_counts,
+              self.q, self.expanded, cfg.gamma, cfg.eta0, cfg.d, cfg.c,
+              self._max_depth)
+    self.episodes += num_episodes
+
+  def _strategies(self, table, greedy):
+    """Per-player strategy arrays over the form's rows from a tree table."""
+    strategies = []
+    for p in (0, 1):
+      legal = self.form.legal[p]
+      rows = slice(self.tree.offset[p], self.tree.offset[p] + len(legal))
+      strategy = self.form.uniform(p)
+      for row, actions in enumerate(legal):
+        ids = np.flatnonzero(actions)
+        values = table[rows][row, :len(ids)]
+        if self.counts[rows][row] == 0:
+          continue  # never visited: uniform
+        probs = np.zeros(self.num_actions)
+        if greedy:
+          probs[ids[int(np.argmax(values))]] = 1.0
+        else:
+          probs[ids] = values / values.sum()
+        strategy[row] = probs
+      strategies.append(strategy)
+    return strategies
+
+  def average_policy(self):
+    """N(u, a) / N(u) (uniform where never visited), an OpenSpiel policy."""
+    return sequence_form.SequenceFormPolicy(
+        self.form, self._strategies(self.action_counts, greedy=False))
+
+  def greedy_policy(self):
+    """argmax_a Q(u, a) (uniform where never visited), an OpenSpiel policy."""
+    return sequence_form.SequenceFormPolicy(
+        self.form, self._strategies(self.q, greedy=True))
+
+  def exploitability(self):
+    return evaluation.exploitability(self.game, self.average_policy())
+
+  def save(self, path):
+    """Checkpoints the trees and counters."""
+    return checkpoints.save(path, self.game, self._rng, counts=self.counts,
+                            action_counts=self.action_counts, q=self.q,
+                            expanded=self.expanded, episodes=self.episodes)
+
+  @classmethod
+  def restore(cls, game, path, config=None, **overrides):
+    """A search resumed from `save`'s checkpoint."""
+    search = cls(game, config, **overrides)
+    data = checkpoints.load(path, game, search._rng, "Smooth UCT")  # pylint: disable=protected-access
+    for name in ("counts", "action_counts", "q", "expanded"):
+      getattr(search, name)[:] = data[name]
+    search.episodes = int(data["episodes"])
+    return search
