@@ -1,0 +1,92 @@
+"""Smooth UCT and extensive-form UCT."""
+
+import numpy as np
+import pyspiel
+import pytest
+from open_spiel.python import policy as policy_lib
+from open_spiel.python.algorithms import exploitability as py_exploitability
+
+import nfsp_spiel  # noqa: F401
+from nfsp_spiel import smooth_uct
+
+
+def test_kuhn_smooth_uct_converges():
+  game = pyspiel.load_game("kuhn_poker")
+  search = smooth_uct.SmoothUCT(game, seed=0)
+  search.run(300_000)
+  # Measured with seed 0: 0.0046 after 300k episodes (uniform: 0.458).
+  value = search.exploitability()
+  assert value < 0.01
+  tabular = search.average_policy().to_tabular()
+  assert isinstance(tabular, policy_lib.TabularPolicy)
+  assert py_exploitability.exploitability(game, tabular) == pytest.approx(
+      value, abs=1e-12)
+
+
+def test_eta_one_is_plain_uct():
+  game = pyspiel.load_game("leduc_poker")
+  smooth = smooth_uct.SmoothUCT(game, smooth_uct.SmoothUCTConfig(
+      c=20.0, gamma=0.1, eta0=1.0, d=0.0), seed=4)
+  uct = smooth_uct.SmoothUCT(game, smooth_uct.uct_config(20.0), seed=4)
+  smooth.run(50_000)
+  uct.run(50_000)
+  np.testing.assert_array_equal(smooth.action_counts, uct.action_counts)
+  np.testing.assert_array_equal(smooth.q, uct.q)
+
+
+def test_ucb_selection_by_hand():
+  counts = np.array([10.0])
+  action_counts = np.array([[6.0, 3.0, 1.0]])
+  q = np.array([[0.5, 0.6, -1.0]])
+  # eta = 1: UCB picks argmax q + c sqrt(log 10 / n): 0.5 + 0.876, 0.6 +
+  # 1.239, -1 + 2.146 with c = 1.
+  ucb = q[0] + np.sqrt(np.log(10) / action_counts[0])
+  picks = {smooth_uct._select(0, 3, counts, action_counts, q, 0.0, 1.0, 0.0,  # pylint: disable=protected-access
+                              1.0) for _ in range(20)}
+  assert picks == {int(np.argmax(ucb))}
+  # eta = 0 (eta0 = gamma = 0): samples the average N(u, a) / N(u).
+  draws = [smooth_uct._select(0, 3, counts, action_counts, q, 0.0, 0.0, 0.0,  # pylint: disable=protected-access
+                              1.0) for _ in range(20000)]
+  np.testing.assert_allclose(np.bincount(draws, minlength=3) / 20000,
+                             [0.6, 0.3, 0.1], atol=0.015)
+
+
+def test_visit_counts_add_up():
+  game = pyspiel.load_game("kuhn_poker")
+  search = smooth_uct.SmoothUCT(game, seed=1)
+  search.run(20_000)
+  np.testing.assert_array_equal(search.counts, search.action_counts.sum(1))
+  # Player 0 acts first in every episode and its first decision is always in
+  # its tree (expanded or selected): its root states are visited once each.
+  roots = search.form.levels[0][0] + search.tree.offset[0]
+  assert search.counts[roots].sum() == 20_000
+  assert np.all(search.expanded[search.counts > 0])
+
+
+def test_checkpoint_round_trip(tmp_path):
+  game = pyspiel.load_game("leduc_poker")
+  search = smooth_uct.SmoothUCT(game, smooth_uct.LEDUC, seed=2)
+  search.run(30_000)
+  path = search.save(str(tmp_path / "uct.npz"))
+  resumed = smooth_uct.SmoothUCT.restore(game, path, smooth_uct.LEDUC)
+  search.run(30_000)
+  resumed.run(30_000)
+  np.testing.assert_array_equal(search.q, resumed.q)
+  np.testing.assert_array_equal(search.action_counts, resumed.action_counts)
+  assert resumed.episodes == 60_000
+
+
+@pytest.mark.parametrize("kwargs,match", [
+    ({"c": -1.0}, "c=-1.0"),
+    ({"eta0": 1.5}, "eta0=1.5"),
+    ({"gamma": -0.1}, "gamma=-0.1"),
+    ({"d": -1.0}, "d=-1.0"),
+])
+def test_bad_config(kwargs, match):
+  with pytest.raises(ValueError, match=match):
+    smooth_uct.SmoothUCTConfig(**kwargs)
+
+
+def test_games_without_information_state_strings():
+  with pytest.raises(ValueError, match="information-state strings"):
+    smooth_uct.SmoothUCT(pyspiel.load_game("pig"))
