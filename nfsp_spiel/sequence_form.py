@@ -19,6 +19,7 @@ and one short loop over information-state depths, linear in the tree size.
 import numpy as np
 import pyspiel
 from open_spiel.python import policy as policy_lib
+from open_spiel.python import rl_agent
 
 # Relative tolerance under which action values count as tied; ties go to the
 # lowest action id, as OpenSpiel's best response does for exact ties.
@@ -271,3 +272,36 @@ class SequenceFormPolicy(policy_lib.Policy):
   def to_tabular(self, states=None):
     del states  # the compiled game knows its states
     return self.sequence_form.to_tabular(self.strategies)
+
+  def agent(self, player_id, seed=0):
+    """An `rl_agent.AbstractAgent` for `player_id` that plays this policy."""
+    return PolicyAgent(self, player_id, seed)
+
+
+class PolicyAgent(rl_agent.AbstractAgent):
+  """Plays a `SequenceFormPolicy` in OpenSpiel RL loops (`rl_environment`).
+
+  The agent sees the information-state tensor; it finds the state's row by
+  the tensor (states with equal tensors play alike, e.g. Leduc's suits).
+  """
+
+  def __init__(self, policy, player_id, seed=0):
+    super().__init__(player_id)
+    self.player_id = player_id
+    self._policy = policy
+    form = policy.sequence_form
+    self._rows = {}
+    for key, state in zip(form.keys[player_id], form.states[player_id]):
+      tensor = np.asarray(state.information_state_tensor(player_id),
+                          np.float32).tobytes()
+      self._rows.setdefault(tensor, form.row_of(player_id, key))
+    self._rng = np.random.default_rng(seed)
+
+  def step(self, time_step, is_evaluation=False):
+    if time_step.last():
+      return None
+    tensor = np.asarray(time_step.observations["info_state"][self.player_id],
+                        np.float32).tobytes()
+    probs = self._policy.strategies[self.player_id][self._rows[tensor]]
+    action = int(self._rng.choice(len(probs), p=probs / probs.sum()))
+    return rl_agent.StepOutput(action=action, probs=probs)

@@ -24,6 +24,7 @@ from typing import Optional
 
 import numba
 import numpy as np
+from open_spiel.python.bots import policy as policy_bot
 
 from nfsp_spiel import checkpoints
 from nfsp_spiel import evaluation
@@ -253,6 +254,15 @@ class SmoothUCT:
 
   def exploitability(self):
     return evaluation.exploitability(self.game, self.average_policy())
+
+  def agent(self, player_id, seed=0):
+    """An OpenSpiel `rl_agent.AbstractAgent` playing the average policy."""
+    return self.average_policy().agent(player_id, seed)
+
+  def bot(self, player_id, seed=0):
+    """A `pyspiel.Bot` playing the average policy (for `evaluate_bots`)."""
+    return policy_bot.PolicyBot(player_id, np.random.RandomState(seed),
+                                self.average_policy())
 
   def save(self, path):
     """Checkpoints the trees and counters."""
