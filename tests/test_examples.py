@@ -58,3 +58,12 @@ def test_fsp_runs_and_resumes(tmp_path):
              f"--output_dir={tmp_path}")
   assert "resumed at iteration" in out
   assert (tmp_path / "curve.png").exists()
+
+
+def test_smooth_uct_runs_and_resumes(tmp_path):
+  out = _run("smooth_uct.py", "--episodes=20000", "--eval_every=10000",
+             f"--output_dir={tmp_path}")
+  assert "20000 episodes" in out
+  out = _run("smooth_uct.py", "--episodes=40000", "--eval_every=10000",
+             f"--output_dir={tmp_path}")
+  assert "resumed at 20000 episodes" in out and "40000 episodes" in out

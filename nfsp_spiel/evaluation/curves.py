@@ -73,7 +73,8 @@ def read_curve(path):
 
 
 def plot_curves(runs, output, metric="exploitability", x="step", loglog=False,
-                title=None, reference_slope=None, inset_loglog=False):
+                title=None, reference_slope=None, inset_loglog=False,
+                xlabel=None):
   """Plots `metric` against `x` for {label: csv path} runs; saves a PNG.
 
   A run may also be {label: (csv path, its own metric)}.
@@ -109,7 +110,8 @@ def plot_curves(runs, output, metric="exploitability", x="step", loglog=False,
   if loglog:
     axes.set_xscale("log")
     axes.set_yscale("log")
-  axes.set_xlabel({"step": "iterations", "seconds": "seconds"}.get(x, x))
+  axes.set_xlabel(xlabel or {"step": "iterations",
+                             "seconds": "seconds"}.get(x, x))
   axes.set_ylabel(metric)
   if title:
     axes.set_title(title)
