@@ -3,6 +3,8 @@
 import numpy as np
 from open_spiel.python import policy as policy_lib
 
+from nfsp_spiel.evaluation import kuhn
+
 
 def random_tabular(game, seed, states=None):
   """A seeded random TabularPolicy (no ties, unlike the uniform policy)."""
@@ -16,13 +18,4 @@ def random_tabular(game, seed, states=None):
 
 def kuhn_equilibrium(game, alpha):
   """Kuhn's one-parameter Nash family (Kuhn 1950), alpha in [0, 1/3]."""
-  bet = {  # P(bet/call) by information state
-      "0": alpha, "1": 0.0, "2": 3 * alpha,
-      "0pb": 0.0, "1pb": alpha + 1 / 3, "2pb": 1.0,
-      "0p": 1 / 3, "1p": 0.0, "2p": 1.0,
-      "0b": 0.0, "1b": 1 / 3, "2b": 1.0,
-  }
-  tabular = policy_lib.TabularPolicy(game)
-  for key, index in tabular.state_lookup.items():
-    tabular.action_probability_array[index] = [1 - bet[key], bet[key]]
-  return tabular
+  return kuhn.equilibrium(game, alpha)

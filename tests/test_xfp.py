@@ -15,19 +15,6 @@ from nfsp_spiel import sequence_form
 from nfsp_spiel import xfp
 
 
-def _kuhn_nash_distance(game, tabular):
-  """Mean squared error to the closest member of Kuhn's equilibrium family."""
-  import known_policies  # pylint: disable=g-import-not-at-top
-  errors = []
-  for alpha in np.linspace(0, 1 / 3, 301):
-    nash = known_policies.kuhn_equilibrium(game, alpha)
-    errors.append(np.mean([
-        (tabular.action_probability_array[i] -
-         nash.action_probability_array[nash.state_lookup[key]]) ** 2
-        for key, i in tabular.state_lookup.items()]))
-  return min(errors)
-
-
 def test_kuhn_converges_to_the_nash_family():
   game = pyspiel.load_game("kuhn_poker")
   solver = xfp.XFPSolver(game)
@@ -36,7 +23,7 @@ def test_kuhn_converges_to_the_nash_family():
   # Measured: 0.0067 after 1000 iterations (0.022 after 100), and a mean
   # squared error of 1.5e-4 to the closest equilibrium (9.7e-4 after 100).
   assert solver.exploitability() < 0.008
-  assert _kuhn_nash_distance(game, solver.average_policy()) < 2e-4
+  assert evaluation.kuhn.nash_mse(game, solver.average_policy()) < 2e-4
   # The exploitability agrees with OpenSpiel's tool on the same policy.
   assert solver.exploitability() == pytest.approx(
       py_exploitability.exploitability(game, solver.average_policy()),

@@ -7,7 +7,10 @@
 * `best_response_quality` (thesis eq. 5.2), `strategy_distance`.
 * `head_to_head`: duplicate matches in game units and mbb/h.
 * `LearningCurveLogger`, `plot_curves`: CSV / TensorBoard curves and PNGs.
+* `kuhn`: Kuhn poker's equilibrium family and the distance to it.
 """
+
+from nfsp_spiel.evaluation import kuhn
 
 from nfsp_spiel.evaluation.curves import LearningCurveLogger
 from nfsp_spiel.evaluation.curves import plot_curves
