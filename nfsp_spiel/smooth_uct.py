@@ -42,11 +42,18 @@ class SmoothUCTConfig:
     gamma: lower limit of eta (eq. 3.1).
     eta0: initial eta; 1 with d = 0 is UCT.
     d: decay rate of eta with sqrt(N(u)) (Kuhn 0.001, Leduc 0.002).
+    exploration_cap: C of the poker schedule (eq. 3.2), c = min(C, pot +
+      k * remaining betting potential) set at the start of each betting
+      round; None keeps the constant c. Needs states with `contributions()`
+      (this package's poker games). The thesis used C = 24, k = 0.5 in LHE.
+    exploration_k: k of eq. 3.2.
   """
   c: float = 1.75
   gamma: float = 0.1
   eta0: float = 0.9
   d: float = 0.001
+  exploration_cap: Optional[float] = None
+  exploration_k: float = 0.5
 
   def __post_init__(self):
     if self.c < 0:
@@ -56,6 +63,11 @@ class SmoothUCTConfig:
         raise ValueError(f"{name}={getattr(self, name)}: must be in [0, 1]")
     if self.d < 0:
       raise ValueError(f"d={self.d}: must be >= 0")
+    if self.exploration_cap is not None and self.exploration_cap < 0:
+      raise ValueError(f"exploration_cap={self.exploration_cap}: must be >= 0")
+    if not 0.0 <= self.exploration_k <= 1.0:
+      raise ValueError(f"exploration_k={self.exploration_k}: must be in "
+                       "[0, 1]")
 
 
 def uct_config(c=2.0):
@@ -79,13 +91,16 @@ class GameTree:
     offset = (0, len(form.keys[0]))
     index = [{k: i for i, k in enumerate(keys)} for keys in form.keys]
     player, infoset, start, count, utility = [], [], [], [], []
-    children, cumulative = [], []
+    children, cumulative, self.parent, self.pot = [], [], [], []
     pending = [(game.new_initial_state(), None, 0)]  # (state, parent, k)
     while pending:  # breadth first: children get consecutive ids
       state, parent, k = pending.pop(0)
       node = len(player)
       if parent is not None:
         children[start[parent] + k] = node
+      self.parent.append(-1 if parent is None else parent)
+      contributions = getattr(state, "contributions", None)
+      self.pot.append(sum(contributions()) if contributions else np.nan)
       start.append(len(children))
       if state.is_terminal():
         player.append(_TERMINAL)
@@ -119,6 +134,31 @@ class GameTree:
     self.num_infosets = offset[1] + len(form.keys[1])
     self.offset = offset
 
+  def exploration(self, cap, k):
+    """Eq. 3.2 per information state: min(cap, pot + k * potential), with
+    the pot and the remaining betting potential of the betting round's
+    start (the root, or the node after a chance event)."""
+    pot = np.array(self.pot)
+    if np.isnan(pot).any():
+      raise ValueError("the exploration schedule (eq. 3.2) needs states with "
+                       "contributions(): this package's poker games")
+    # Largest pot reachable below each node (children have larger ids).
+    largest = pot.copy()
+    for node in range(len(pot) - 1, 0, -1):
+      parent = self.parent[node]
+      largest[parent] = max(largest[parent], largest[node])
+    # The start of each node's betting round.
+    round_start = np.arange(len(pot))
+    for node in range(1, len(pot)):
+      parent = self.parent[node]
+      if self.player[parent] != _CHANCE:
+        round_start[node] = round_start[parent]
+    start = round_start[self.infoset >= 0]
+    values = np.minimum(cap, pot[start] + k * (largest[start] - pot[start]))
+    c = np.zeros(self.num_infosets)
+    c[self.infoset[self.infoset >= 0]] = values
+    return c
+
 
 @numba.njit(cache=True)
 def _select(u, n, counts, action_counts, q, gamma, eta0, d, c):
@@ -151,7 +191,10 @@ def _select(u, n, counts, action_counts, q, gamma, eta0, d, c):
 def _simulate(num_episodes, seed, player, infoset, child_start, num_children,
               children, chance_cumulative, utility, counts, action_counts, q,
               expanded, gamma, eta0, d, c, max_depth):
-  """Runs `num_episodes` episodes of Alg. 1, updating the tables in place."""
+  """Runs `num_episodes` episodes of Alg. 1, updating the tables in place.
+
+  `c` holds each information state's exploration constant.
+  """
   np.random.seed(seed)
   path_u = np.empty(max_depth, np.int64)
   path_k = np.empty(max_depth, np.int64)
@@ -177,7 +220,7 @@ def _simulate(num_episodes, seed, player, infoset, child_start, num_children,
           else:
             out_of_tree1 = True
         else:
-          k = _select(u, n, counts, action_counts, q, gamma, eta0, d, c)
+          k = _select(u, n, counts, action_counts, q, gamma, eta0, d, c[u])
         path_u[depth], path_k[depth], path_p[depth] = u, k, acting
         depth += 1
       node = children[first + k]
@@ -205,6 +248,10 @@ class SmoothUCT:
     self.action_counts = np.zeros((n, width))
     self.q = np.zeros((n, width))
     self.expanded = np.zeros(n, np.bool_)
+    cfg = self.config
+    self.exploration = (np.full(n, cfg.c) if cfg.exploration_cap is None else
+                        self.tree.exploration(cfg.exploration_cap,
+                                              cfg.exploration_k))
     self.episodes = 0
     self._rng = np.random.default_rng(seed)
     self._max_depth = game.max_game_length() + 1
@@ -217,8 +264,8 @@ class SmoothUCT:
     _simulate(int(num_episodes), int(self._rng.integers(2**31)), t.player,
               t.infoset, t.child_start, t.num_children, t.children,
               t.chance_cumulative, t.utility, self.counts, self.action_counts,
-              self.q, self.expanded, cfg.gamma, cfg.eta0, cfg.d, cfg.c,
-              self._max_depth)
+              self.q, self.expanded, cfg.gamma, cfg.eta0, cfg.d,
+              self.exploration, self._max_depth)
     self.episodes += num_episodes
 
   def _strategies(self, table, greedy):

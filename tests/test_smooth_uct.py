@@ -113,3 +113,28 @@ def test_agent_and_bot_play_the_average_policy():
   returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots,
                                         np.random)
   assert sum(returns) == pytest.approx(0.0)
+
+
+def test_poker_exploration_schedule():
+  """Eq. 3.2 with k = 1: c is the largest pot reachable from the round's
+  start, capped at C."""
+  game = pyspiel.load_game("nfsp_leduc")
+  config = smooth_uct.SmoothUCTConfig(c=18.0, exploration_cap=100.0,
+                                      exploration_k=1.0)
+  search = smooth_uct.SmoothUCT(game, config)
+  form = search.form
+  # Round 1 starts with a pot of 2 that can grow to 2 * 13 = 26; round 2
+  # starts with 2, 6 or 10 (check-check, one or two raises called) and can
+  # add 2 * 8: 18, 22 or 26.
+  c0 = search.exploration[:len(form.keys[0])]
+  assert set(np.round(c0, 6)) == {18.0, 22.0, 26.0}
+  capped = smooth_uct.SmoothUCT(game, smooth_uct.SmoothUCTConfig(
+      exploration_cap=10.0, exploration_k=0.5))
+  assert capped.exploration.max() == 10.0  # every value capped at C
+  loose = smooth_uct.SmoothUCT(game, smooth_uct.SmoothUCTConfig(
+      exploration_cap=100.0, exploration_k=0.5))
+  # k = 0.5: round 1 2 + 12 = 14; round 2 2 + 8, 6 + 8, 10 + 8.
+  assert set(np.round(loose.exploration, 6)) == {10.0, 14.0, 18.0}
+  loose.run(10_000)
+  with pytest.raises(ValueError, match="contributions"):
+    smooth_uct.SmoothUCT(pyspiel.load_game("leduc_poker"), config)

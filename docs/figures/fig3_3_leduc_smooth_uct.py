@@ -1,0 +1,59 @@
+"""Thesis fig. 3.3: Smooth UCT (c 18, d 0.002) and UCT (c 20) in Leduc,
+exploitability of the average policy against episodes, with OpenSpiel's C++
+outcome-sampling MCCFR (exploration 0.6; one episode per iteration) for
+reference.
+
+  python docs/figures/fig3_3_leduc_smooth_uct.py --episodes 500000000
+"""
+
+import os
+
+from absl import app
+from absl import flags
+import numpy as np
+import pyspiel
+
+import nfsp_spiel  # noqa: F401
+from nfsp_spiel import evaluation
+from nfsp_spiel import smooth_uct
+import figure_runs
+
+flags.DEFINE_integer("episodes", 500_000_000, "Episodes of each UCT run.")
+flags.DEFINE_integer("mccfr_iterations", 50_000_000, "OS-MCCFR iterations.")
+
+
+def curve(name, advance, exploitability, total):
+  """Logs `exploitability` at log-spaced episode counts up to `total`."""
+  directory = os.path.join(figure_runs.HERE, "data", "fig3_3", name)
+  path = os.path.join(directory, evaluation.curves.CSV_NAME)
+  if os.path.exists(path):
+    os.remove(path)
+  logger = evaluation.LearningCurveLogger(directory)
+  done = 0
+  for target in np.unique(np.geomspace(10_000, total, 25).astype(np.int64)):
+    advance(int(target - done))
+    done = int(target)
+    logger.log(done, exploitability=exploitability())
+  return path
+
+
+def main(argv):
+  del argv
+  game = pyspiel.load_game("leduc_poker")
+  runs = {}
+  for name, config in (("Smooth UCT", smooth_uct.LEDUC),
+                       ("UCT", smooth_uct.uct_config(20.0))):
+    search = smooth_uct.SmoothUCT(game, config, seed=0)
+    runs[name] = curve(name.replace(" ", "_").lower(), search.run,
+                       search.exploitability, flags.FLAGS.episodes)
+  solver = pyspiel.OutcomeSamplingMCCFRSolver(game, 0.6, 0)
+  runs["OS-MCCFR (OpenSpiel C++)"] = curve(
+      "os_mccfr", lambda n: [solver.run_iteration() for _ in range(n)],
+      lambda: pyspiel.exploitability(game, solver.average_policy()),
+      flags.FLAGS.mccfr_iterations)
+  figure_runs.plot(runs, "fig3_3", loglog=True, xlabel="episodes",
+                   title="Leduc: Smooth UCT, UCT and OS-MCCFR")
+
+
+if __name__ == "__main__":
+  app.run(main)
