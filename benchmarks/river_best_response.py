@@ -34,8 +34,9 @@ _BOARDS = {14: None, 13: None, 12: "QcQdKhAsKd", 11: "JcQdKhAsJd",
 
 
 def random_policy(game, seed):
-  """A seeded random tabular policy over the game's information states."""
-  tabular = evaluation.public_tree_tabular(game, lambda s: {1: 1.0})
+  """A seeded random, plain OpenSpiel TabularPolicy (no compiled arrays
+  attached: our evaluation reads it state by state, like any user policy)."""
+  tabular = evaluation.public_tree_tabular(game, lambda s: {1: 1.0}).__copy__()
   rng = np.random.default_rng(seed)
   probs = rng.random(tabular.action_probability_array.shape) ** 3
   probs *= tabular.legal_actions_mask
