@@ -21,7 +21,6 @@ from open_spiel.python.algorithms import ismcts
 from open_spiel.python.algorithms import mcts
 
 import nfsp_spiel  # noqa: F401
-from nfsp_spiel import evaluation
 from nfsp_spiel import smooth_uct
 
 FLAGS = flags.FLAGS

@@ -2,7 +2,6 @@
 
 import numpy as np
 import pyspiel
-import pytest
 
 import nfsp_spiel  # noqa: F401
 from nfsp_spiel.games import cards
