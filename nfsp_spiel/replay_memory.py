@@ -39,6 +39,15 @@ class _Memory:
     for name, value in record.items():
       self.fields[name][index] = value
 
+  def _offer(self, record):
+    """Counts `record` and stores it if there is room; True if it was."""
+    self.seen += 1
+    if self.size < self.capacity:
+      self._write(self.size, record)
+      self.size += 1
+      return True
+    return False
+
   def sample(self, batch_size):
     """A minibatch of `batch_size` records drawn with replacement."""
     if not self.size:
@@ -73,10 +82,7 @@ class Reservoir(_Memory):
   """A uniform random sample of all records offered (Vitter's Algorithm R)."""
 
   def add(self, **record):
-    self.seen += 1
-    if self.size < self.capacity:
-      self._write(self.size, record)
-      self.size += 1
+    if self._offer(record):
       return
     index = self._rng.integers(self.seen)  # keep with probability n / seen
     if index < self.capacity:
@@ -93,10 +99,7 @@ class ExponentialReservoir(_Memory):
     self.min_probability = min_probability
 
   def add(self, **record):
-    self.seen += 1
-    if self.size < self.capacity:
-      self._write(self.size, record)
-      self.size += 1
+    if self._offer(record):
       return
     keep = max(self.min_probability, self.capacity / self.seen)
     if self._rng.random() < keep:
