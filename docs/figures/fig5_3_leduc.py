@@ -8,17 +8,13 @@ with a log-log inset. The figure shows every curve that exists, so
 
 from absl import app
 from absl import flags
-import pyspiel
 
 import nfsp_spiel  # noqa: F401
-from nfsp_spiel import fsp
-from nfsp_spiel import xfp
 import figure_runs
 
 flags.DEFINE_float("seconds", 300, "Training seconds per run.")
 flags.DEFINE_list("algorithms", ["xfp", "fsp"], "Which curves to (re)run.")
-SOLVERS = {"xfp": xfp.XFPSolver,
-           "fsp": lambda game: fsp.FSPSolver(game, seed=0)}
+GAMES = {"6_cards": "nfsp_leduc", "60_cards": "nfsp_leduc(ranks=30)"}
 LABELS = {"fsp_6_cards": "FSP, 6-card Leduc",
           "fsp_60_cards": "FSP, 60-card Leduc",
           "6_cards": "XFP, 6-card Leduc",
@@ -27,14 +23,9 @@ LABELS = {"fsp_6_cards": "FSP, 6-card Leduc",
 
 def main(argv):
   del argv
-  for algorithm in flags.FLAGS.algorithms:
-    for cards, name in ((6, "nfsp_leduc"), (60, "nfsp_leduc(ranks=30)")):
-      game = pyspiel.load_game(name)
-      prefix = "" if algorithm == "xfp" else "fsp_"
-      figure_runs.run(SOLVERS[algorithm](game), "fig5_3", prefix + f"{cards}_cards",
-                      seconds=flags.FLAGS.seconds)
-  figure_runs.plot_available("fig5_3", LABELS, x="training_seconds",
-                             inset_loglog=True, title="Leduc Hold'em: FSP and XFP")
+  figure_runs.compare_wall_clock("fig5_3", GAMES, LABELS,
+                                 "Leduc Hold'em: FSP and XFP",
+                                 flags.FLAGS.algorithms, flags.FLAGS.seconds)
 
 
 if __name__ == "__main__":

@@ -8,17 +8,14 @@ each, with a log-log inset. The figure shows every curve that exists, so
 
 from absl import app
 from absl import flags
-import pyspiel
 
 import nfsp_spiel  # noqa: F401
-from nfsp_spiel import fsp
-from nfsp_spiel import xfp
 import figure_runs
 
 flags.DEFINE_float("seconds", 300, "Training seconds per run.")
 flags.DEFINE_list("algorithms", ["xfp", "fsp"], "Which curves to (re)run.")
-SOLVERS = {"xfp": xfp.XFPSolver,
-           "fsp": lambda game: fsp.FSPSolver(game, seed=0)}
+GAMES = {"uniform": "river_poker(beliefs=uniform)",
+         "defined": "river_poker(beliefs=defined)"}
 LABELS = {"fsp_uniform": "FSP, uniform beliefs",
           "fsp_defined": "FSP, defined beliefs",
           "uniform": "XFP, uniform beliefs",
@@ -27,14 +24,9 @@ LABELS = {"fsp_uniform": "FSP, uniform beliefs",
 
 def main(argv):
   del argv
-  for algorithm in flags.FLAGS.algorithms:
-    for beliefs in ("uniform", "defined"):
-      game = pyspiel.load_game(f"river_poker(beliefs={beliefs})")
-      prefix = "" if algorithm == "xfp" else "fsp_"
-      figure_runs.run(SOLVERS[algorithm](game), "fig5_4", prefix + beliefs,
-                      seconds=flags.FLAGS.seconds)
-  figure_runs.plot_available("fig5_4", LABELS, x="training_seconds",
-                             inset_loglog=True, title="River poker: FSP and XFP")
+  figure_runs.compare_wall_clock("fig5_4", GAMES, LABELS,
+                                 "River poker: FSP and XFP",
+                                 flags.FLAGS.algorithms, flags.FLAGS.seconds)
 
 
 if __name__ == "__main__":

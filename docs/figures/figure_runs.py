@@ -68,3 +68,20 @@ def plot_available(figure, labels, **kwargs):
     if os.path.exists(path):
       runs[label] = path
   return plot(runs, figure, **kwargs)
+
+
+def compare_wall_clock(figure, games, labels, title, algorithms, seconds):
+  """XFP and FSP on each of `games` ({run name: game string}) for `seconds`
+  of training each; plots every curve of `figure` that exists."""
+  import pyspiel  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel import fsp  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel import xfp  # pylint: disable=g-import-not-at-top
+  solvers = {"xfp": xfp.XFPSolver,
+             "fsp": lambda game: fsp.FSPSolver(game, seed=0)}
+  for algorithm in algorithms:
+    for name, game_string in games.items():
+      prefix = "" if algorithm == "xfp" else "fsp_"
+      run(solvers[algorithm](pyspiel.load_game(game_string)), figure,
+          prefix + name, seconds=seconds)
+  plot_available(figure, labels, x="training_seconds", inset_loglog=True,
+                 title=title)
