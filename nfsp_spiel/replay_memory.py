@@ -22,7 +22,12 @@ import numpy as np
 
 
 class _Memory:
-  """Preallocated record storage shared by the memories."""
+  """Preallocated record storage shared by the memories.
+
+  `add_batch` takes a batch of records (arrays with a leading batch axis) and
+  treats them exactly as if they had been added one at a time in order; `add`
+  is a batch of one.
+  """
 
   def __init__(self, capacity, shapes, rng):
     if capacity < 1:
@@ -35,21 +40,33 @@ class _Memory:
     self.seen = 0  # records offered so far
     self._rng = rng
 
-  def _write(self, index, record):
-    for name, value in record.items():
-      self.fields[name][index] = value
+  def add(self, **record):
+    self.add_batch(**{name: np.asarray(value)[None]
+                      for name, value in record.items()})
 
-  def _offer(self, record):
-    """Counts `record` and stores it if there is room; True if it was."""
-    self.seen += 1
-    if self.size < self.capacity:
-      self._write(self.size, record)
-      self.size += 1
-      return True
-    return False
+  def add_batch(self, **records):
+    count = len(next(iter(records.values())))
+    if not count:
+      return
+    # The stream positions (1-based) of the records offered.
+    position = self.seen + 1 + np.arange(count)
+    self.seen += count
+    slots = self._slots(position)
+    kept = slots >= 0
+    for name, values in records.items():
+      # Repeated slots in one batch: numpy keeps the last write, as adding
+      # the records one by one would.
+      self.fields[name][slots[kept]] = np.asarray(values)[kept]
+    self.size = min(self.capacity, self.seen)
+
+  def _slots(self, position):
+    """The slot each record goes to (-1: discarded); records that fit while
+    the memory fills take the next free slot."""
+    raise NotImplementedError
 
   def sample(self, batch_size):
-    """A minibatch of `batch_size` records drawn with replacement."""
+    """Records drawn with replacement; `batch_size` may be a shape such as
+    (updates, batch), giving arrays of shape (*batch_size, ...)."""
     if not self.size:
       raise ValueError("cannot sample from an empty memory")
     index = self._rng.integers(self.size, size=batch_size)
@@ -59,34 +76,40 @@ class _Memory:
     return self.size
 
   def state(self):
-    """Arrays and counters for a checkpoint (with the memory's own RNG)."""
+    """Arrays and counters for a checkpoint (the memory's RNG is its
+    owner's): only the filled part of each field."""
     return {"size": self.size, "seen": self.seen, **{
-        f"field_{name}": values for name, values in self.fields.items()}}
+        f"field_{name}": values[:self.size]
+        for name, values in self.fields.items()}}
 
   def load_state(self, state):
-    self.size, self.seen = int(state["size"]), int(state["seen"])
+    size, seen = int(state["size"]), int(state["seen"])
+    if size > self.capacity:
+      raise ValueError(f"the checkpoint holds {size} records, more than this "
+                       f"memory's capacity={self.capacity}")
+    self.size, self.seen = size, seen
     for name in self.fields:
-      self.fields[name][:] = state[f"field_{name}"]
+      self.fields[name][:size] = state[f"field_{name}"]
 
 
 class CircularBuffer(_Memory):
   """The most recent `capacity` records."""
 
-  def add(self, **record):
-    self._write(self.seen % self.capacity, record)
-    self.seen += 1
-    self.size = min(self.size + 1, self.capacity)
+  def _slots(self, position):
+    return (position - 1) % self.capacity
 
 
 class Reservoir(_Memory):
   """A uniform random sample of all records offered (Vitter's Algorithm R)."""
 
-  def add(self, **record):
-    if self._offer(record):
-      return
-    index = self._rng.integers(self.seen)  # keep with probability n / seen
-    if index < self.capacity:
-      self._write(index, record)
+  def _slots(self, position):
+    # Record k replaces a uniform slot of k candidates: kept w.p. n / k.
+    slots = np.floor(self._rng.random(len(position)) * position).astype(
+        np.int64)
+    filling = position <= self.capacity
+    slots[filling] = position[filling] - 1
+    slots[slots >= self.capacity] = -1
+    return slots
 
 
 class ExponentialReservoir(_Memory):
@@ -98,9 +121,10 @@ class ExponentialReservoir(_Memory):
       raise ValueError(f"min_probability={min_probability}: must be in (0, 1]")
     self.min_probability = min_probability
 
-  def add(self, **record):
-    if self._offer(record):
-      return
-    keep = max(self.min_probability, self.capacity / self.seen)
-    if self._rng.random() < keep:
-      self._write(self._rng.integers(self.capacity), record)
+  def _slots(self, position):
+    keep = np.maximum(self.min_probability, self.capacity / position)
+    slots = self._rng.integers(self.capacity, size=len(position))
+    slots[self._rng.random(len(position)) >= keep] = -1
+    filling = position <= self.capacity
+    slots[filling] = position[filling] - 1
+    return slots

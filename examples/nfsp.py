@@ -1,0 +1,183 @@
+"""Trains NFSP agents by self-play and writes their learning curve.
+
+Every `--eval_every` episodes (and at the end) it evaluates the agents'
+average policy (and with `--eval_policies` their greedy best response or
+greedy average): exploitability through `nfsp_spiel.evaluation` on games
+small enough, otherwise a duplicate match against a uniform random player in
+mbb/h. Rows go to `<output_dir>/curve.csv` (TensorBoard with
+`--tensorboard`), `curve.png` is redrawn at every evaluation, and
+`<output_dir>/checkpoint.npz` is written every `--checkpoint_every` episodes:
+the same command resumes from it with nothing lost (`--noresume` starts over).
+
+  python examples/nfsp.py                      # Leduc, paper settings, ~3 min
+  python examples/nfsp.py --episodes 20000000 --output_dir runs/leduc_long
+  python examples/nfsp.py --preset dqn --eval_policies average,best_response
+  python examples/nfsp.py --game nfsp_lhe --preset lhe --num_games 256
+  python examples/nfsp.py --driver rl_environment   # one game at a time
+"""
+
+import dataclasses
+import os
+
+from absl import app
+from absl import flags
+from open_spiel.python import rl_environment
+import pyspiel
+from tqdm import tqdm
+
+import nfsp_spiel  # noqa: F401
+from nfsp_spiel import evaluation
+from nfsp_spiel import nfsp
+from nfsp_spiel import selfplay
+
+FLAGS = flags.FLAGS
+flags.DEFINE_string("game", "nfsp_leduc", "OpenSpiel game string.")
+flags.DEFINE_enum("preset", "leduc", ["leduc", "lhe", "dqn"],
+                  "NFSPConfig preset: the paper's Leduc (sec. 4.1) or LHE "
+                  "(sec. 4.3) settings, or the DQN baseline (sec. 4.2).")
+flags.DEFINE_integer("episodes", 1_000_000, "Training episodes in total.")
+flags.DEFINE_integer("eval_every", 100_000, "Episodes between evaluations.")
+flags.DEFINE_list("eval_policies", ["average"],
+                  "Policies to evaluate: average, best_response, "
+                  "greedy_average.")
+flags.DEFINE_integer("eval_deals", 2000, "Duplicate deals per match where "
+                     "exploitability is out of reach (LHE).")
+flags.DEFINE_list("hidden_layers", None, "Hidden layer sizes (preset's).")
+flags.DEFINE_integer("rl_memory", None, "M_RL capacity (preset's).")
+flags.DEFINE_integer("sl_memory", None, "M_SL capacity (preset's).")
+flags.DEFINE_enum("sl_memory_kind", None, list(nfsp.SL_MEMORIES),
+                  "M_SL kind (preset's).")
+flags.DEFINE_float("eta", None, "Anticipatory parameter (preset's).")
+flags.DEFINE_float("rl_learning_rate", None, "DQN SGD stepsize (preset's).")
+flags.DEFINE_float("epsilon_start", None, "Initial exploration (preset's).")
+flags.DEFINE_string("device", None, "TensorFlow device, e.g. /GPU:0 or "
+                    "/CPU:0 (default: TensorFlow's choice).")
+flags.DEFINE_enum("driver", "selfplay", ["selfplay", "rl_environment"],
+                  "Batched self-play, or OpenSpiel's RL loop one game at a "
+                  "time.")
+flags.DEFINE_integer("num_games", 128, "Games played at once (selfplay).")
+flags.DEFINE_integer("seed", 0, "Seed of agents and games.")
+flags.DEFINE_integer("checkpoint_every", 1_000_000, "Episodes between "
+                     "checkpoints.")
+flags.DEFINE_string("output_dir", "runs/nfsp", "Folder for curve and "
+                    "checkpoint.")
+flags.DEFINE_bool("resume", True, "Resume from <output_dir>/checkpoint.npz.")
+flags.DEFINE_bool("tensorboard", False, "Also write TensorBoard scalars.")
+
+
+def make_config():
+  config = {"leduc": nfsp.NFSPConfig.leduc, "lhe": nfsp.NFSPConfig.lhe,
+            "dqn": nfsp.NFSPConfig.dqn}[FLAGS.preset]()
+  changes = {"hidden_layers": FLAGS.hidden_layers and tuple(
+      int(h) for h in FLAGS.hidden_layers),
+             "rl_memory_capacity": FLAGS.rl_memory,
+             "sl_memory_capacity": FLAGS.sl_memory,
+             "sl_memory": FLAGS.sl_memory_kind, "anticipatory": FLAGS.eta,
+             "rl_learning_rate": FLAGS.rl_learning_rate,
+             "epsilon_start": FLAGS.epsilon_start, "device": FLAGS.device}
+  return dataclasses.replace(
+      config, **{k: v for k, v in changes.items() if v is not None})
+
+
+def evaluate(game, agents):
+  """Exploitability of each `--eval_policies` policy, or mbb/h against a
+  uniform random player where the game is too large for a best response."""
+  metrics = {}
+  for kind in FLAGS.eval_policies:
+    name = _metric(game) + ("" if kind == "average" else f"_{kind}")
+    learned = nfsp.NFSPPolicy(game, agents, kind)
+    if _metric(game) == "exploitability":
+      metrics[name] = evaluation.exploitability(game, learned.to_tabular())
+    else:
+      metrics[name] = evaluation.head_to_head(
+          game, learned, _uniform, FLAGS.eval_deals,
+          seed=FLAGS.seed).mbb_per_hand
+  return metrics
+
+
+def _metric(game):
+  if game.get_type().short_name in ("nfsp_lhe", "universal_poker"):
+    return "mbb_per_hand_vs_random"  # no best response computable
+  return "exploitability"
+
+
+def _uniform(state):
+  legal = state.legal_actions()
+  return {a: 1.0 / len(legal) for a in legal}
+
+
+class RLEnvironmentLoop:
+  """OpenSpiel's ordinary RL loop: `step` per agent, one game at a time."""
+
+  def __init__(self, game, agents):
+    self.env = rl_environment.Environment(game, seed=FLAGS.seed)
+    self.agents = agents
+    self.episodes = agents[0].episodes
+
+  def play(self, num_episodes):
+    for _ in range(num_episodes):
+      time_step = self.env.reset()
+      while not time_step.last():
+        player = time_step.observations["current_player"]
+        action = self.agents[player].step(time_step).action
+        time_step = self.env.step([action])
+      for agent in self.agents:
+        agent.step(time_step)
+    self.episodes += num_episodes
+
+  def save(self, path):
+    return nfsp.save_agents(path, self.env.game, self.agents)
+
+  def restore(self, path):
+    nfsp.restore_agents(path, self.env.game, self.agents)
+    self.episodes = self.agents[0].episodes
+
+
+def main(argv):
+  del argv
+  game = pyspiel.load_game(FLAGS.game)
+  config = make_config()
+  agents = nfsp.agents_for(game, config, seed=FLAGS.seed)
+  if FLAGS.driver == "selfplay":
+    loop = selfplay.SelfPlay(game, agents, FLAGS.num_games, seed=FLAGS.seed)
+  else:
+    loop = RLEnvironmentLoop(game, agents)
+  os.makedirs(FLAGS.output_dir, exist_ok=True)
+  checkpoint = os.path.join(FLAGS.output_dir, "checkpoint.npz")
+  curve = os.path.join(FLAGS.output_dir, "curve.csv")
+  if FLAGS.resume and os.path.exists(checkpoint):
+    loop.restore(checkpoint)
+    print(f"resumed from {checkpoint} at episode {loop.episodes}")
+  elif os.path.exists(curve):
+    os.remove(curve)  # a fresh run starts a fresh curve
+  logger = evaluation.LearningCurveLogger(FLAGS.output_dir, FLAGS.tensorboard)
+  print(f"{game}: {config}")
+  if loop.episodes == 0:
+    logger.log(0, **evaluate(game, agents), **agents[0].losses)
+  png = os.path.join(FLAGS.output_dir, "curve.png")
+  metric = _metric(game)
+  with tqdm(total=FLAGS.episodes, initial=loop.episodes,
+            unit="episode", unit_scale=True) as progress:
+    while loop.episodes < FLAGS.episodes:
+      before = loop.episodes
+      next_eval = (before // FLAGS.eval_every + 1) * FLAGS.eval_every
+      loop.play(min(next_eval, FLAGS.episodes) - before)
+      progress.update(loop.episodes - before)
+      row = logger.log(loop.episodes, **evaluate(game, agents),
+                       **agents[0].losses)
+      progress.set_postfix({k: f"{v:.4g}" for k, v in row.items()
+                            if k not in ("step", "seconds")})
+      if (loop.episodes // FLAGS.checkpoint_every >
+          before // FLAGS.checkpoint_every or loop.episodes >= FLAGS.episodes):
+        loop.save(checkpoint)
+      evaluation.plot_curves({"NFSP": logger.path}, png, metric=metric,
+                             loglog=metric.startswith("exploitability"),
+                             title=str(game))
+  rows = evaluation.read_curve(logger.path)
+  print(f"episode {int(rows[-1]['step'])}: {metric} "
+        f"{rows[-1][metric]:.4f}; curve {logger.path}, {png}; checkpoint "
+        f"{checkpoint}")
+
+
+if __name__ == "__main__":
+  app.run(main)

@@ -1,0 +1,619 @@
+"""Neural Fictitious Self-Play (NFSP) in TensorFlow 2.
+
+Heinrich & Silver 2016, "Deep Reinforcement Learning from Self-Play in
+Imperfect-Information Games" (NFSP paper), Alg. 1; Heinrich's thesis ch. 6,
+Alg. 8 (Online FSP agent) and Alg. 9 (NFSP with DQN).
+
+Each `NFSP` agent is an OpenSpiel `rl_agent.AbstractAgent` for one player:
+
+* a best-response learner, DQN (`nfsp_spiel.dqn`), trained on M_RL, a
+  circular buffer of the agent's transitions;
+* an average-policy network Pi trained by SGD on the cross-entropy of eq. 6.3
+  against M_SL, the agent's own best-response behaviour, kept in a reservoir
+  (Vitter), an exponential reservoir (Osborne et al.) or, for the paper's
+  ablation, a sliding window (`nfsp_spiel.replay_memory`);
+* per episode, with probability eta (the anticipatory parameter) the agent
+  follows epsilon-greedy(Q), otherwise Pi; only best-response steps reach
+  M_SL. eta = 1 is the paper's DQN baseline (sec. 4.2): the average network
+  only watches.
+
+Every `learn_every` of the agent's steps it makes `updates_per_learn` SGD
+updates of each network in one compiled `tf.function` call; it acts from numpy
+copies of the weights refreshed after each such call, which is what makes one
+agent step cost microseconds rather than a TensorFlow call. The batched
+methods (`begin_episodes`, `act`, `observe_transitions`, `record_steps`) are
+what `step` itself runs on batches of one; `nfsp_spiel.selfplay` runs them
+on many games at once.
+
+`NFSPConfig` holds every hyperparameter with the NFSP paper's Leduc values as
+defaults (sec. 4.1); `NFSPConfig.lhe()` has sec. 4.3's, `NFSPConfig.dqn()`
+sec. 4.2's baseline.
+"""
+
+import contextlib
+import dataclasses
+import json
+import os
+
+import numpy as np
+import tensorflow as tf
+from open_spiel.python import policy as policy_lib
+from open_spiel.python import rl_agent
+
+from nfsp_spiel import dqn as dqn_lib
+from nfsp_spiel import networks
+from nfsp_spiel import replay_memory
+
+SL_MEMORIES = ("reservoir", "exponential_reservoir", "sliding_window")
+POLICIES = ("average", "best_response", "greedy_average")
+
+
+@dataclasses.dataclass(frozen=True)
+class NFSPConfig:
+  """NFSP's hyperparameters; defaults are the NFSP paper's Leduc values.
+
+  Attributes:
+    hidden_layers: ReLU layer sizes of both networks (sec. 4.1: [64]; fig. 1a
+      sweeps sizes).
+    rl_memory_capacity: M_RL, a circular buffer (200k).
+    sl_memory_capacity: M_SL (2m).
+    sl_memory: "reservoir" (Vitter; sec. 4.1), "exponential_reservoir"
+      (Osborne et al.; sec. 4.3, fig. 1b) or "sliding_window" (fig. 1b's
+      ablation: a circular buffer).
+    sl_min_probability: the exponential reservoir's minimum replacement
+      probability (0.25, sec. 4.3).
+    rl_learning_rate: plain SGD on eq. 6.1 (0.1).
+    sl_learning_rate: plain SGD on eq. 6.3 (0.005).
+    batch_size: minibatch of each update (128).
+    learn_every: the agent's steps between learning calls (128).
+    updates_per_learn: SGD updates per network per learning call (2).
+    target_refit_every: DQN updates between target-network refits (300).
+    anticipatory: eta, the probability of following epsilon-greedy(Q) in an
+      episode (0.1; 1.0 is the DQN baseline).
+    epsilon_start: exploration of epsilon-greedy(Q) at the start (0.06).
+    epsilon_decay_steps: the papers decay epsilon "to 0, proportionally to
+      the inverse square root of the number of iterations"; we read an
+      iteration as one learning call: epsilon = epsilon_start /
+      sqrt(1 + steps / epsilon_decay_steps), with steps the agent's own.
+    min_memory_to_learn: records a memory needs before its network trains
+      (not in the papers; one batch by default).
+    memory_dtype: dtype of the states in the memories; "uint8" stores the
+      papers' 0/1 encodings in a quarter of the space (LHE's 30m records).
+    evaluation_policy: what `step(..., is_evaluation=True)` plays: "average"
+      (Pi, the strategy NFSP converges with), "best_response" (greedy Q) or
+      "greedy_average" (argmax Pi; sec. 4.3).
+    device: TensorFlow device for the networks and updates ("/CPU:0",
+      "/GPU:0"); None lets TensorFlow place them (a GPU when it sees one).
+  """
+  hidden_layers: tuple = (64,)
+  rl_memory_capacity: int = 200_000
+  sl_memory_capacity: int = 2_000_000
+  sl_memory: str = "reservoir"
+  sl_min_probability: float = 0.25
+  rl_learning_rate: float = 0.1
+  sl_learning_rate: float = 0.005
+  batch_size: int = 128
+  learn_every: int = 128
+  updates_per_learn: int = 2
+  target_refit_every: int = 300
+  anticipatory: float = 0.1
+  epsilon_start: float = 0.06
+  epsilon_decay_steps: float = 128
+  min_memory_to_learn: int = 128
+  memory_dtype: str = "float32"
+  evaluation_policy: str = "average"
+  device: str | None = None
+
+  def __post_init__(self):
+    object.__setattr__(self, "hidden_layers",
+                       tuple(int(h) for h in self.hidden_layers))
+    checks = [
+        ("hidden_layers", all(h > 0 for h in self.hidden_layers),
+         "positive layer sizes"),
+        ("sl_memory", self.sl_memory in SL_MEMORIES, f"one of {SL_MEMORIES}"),
+        ("sl_min_probability", 0 < self.sl_min_probability <= 1, "in (0, 1]"),
+        ("anticipatory", 0 <= self.anticipatory <= 1, "in [0, 1]"),
+        ("epsilon_start", 0 <= self.epsilon_start <= 1, "in [0, 1]"),
+        ("epsilon_decay_steps", self.epsilon_decay_steps > 0, "positive"),
+        ("rl_learning_rate", self.rl_learning_rate > 0, "positive"),
+        ("sl_learning_rate", self.sl_learning_rate > 0, "positive"),
+        ("memory_dtype", self.memory_dtype in ("float32", "uint8"),
+         "'float32' or 'uint8'"),
+        ("evaluation_policy", self.evaluation_policy in POLICIES,
+         f"one of {POLICIES}"),
+    ]
+    for name in ("rl_memory_capacity", "sl_memory_capacity", "batch_size",
+                 "learn_every", "updates_per_learn", "target_refit_every",
+                 "min_memory_to_learn"):
+      checks.append((name, getattr(self, name) >= 1, "a positive integer"))
+    for name, ok, allowed in checks:
+      if not ok:
+        raise ValueError(f"NFSPConfig.{name}={getattr(self, name)!r}: must be "
+                         f"{allowed}")
+
+  @classmethod
+  def leduc(cls, **changes):
+    """The NFSP paper's Leduc Hold'em settings (sec. 4.1)."""
+    return cls(**changes)
+
+  @classmethod
+  def lhe(cls, **changes):
+    """The NFSP paper's Limit Texas Hold'em settings (sec. 4.3). Epsilon
+    decays "more slowly than in Leduc": we take 10x the decay steps."""
+    return cls(**{**dict(
+        hidden_layers=(1024, 512, 1024, 512), rl_memory_capacity=600_000,
+        sl_memory_capacity=30_000_000, sl_memory="exponential_reservoir",
+        sl_learning_rate=0.01, batch_size=256, learn_every=256,
+        target_refit_every=1000, epsilon_start=0.08,
+        epsilon_decay_steps=2560, min_memory_to_learn=256,
+        memory_dtype="uint8"), **changes})
+
+  @classmethod
+  def dqn(cls, **changes):
+    """Sec. 4.2's DQN baseline on Leduc: eta = 1 (the average network only
+    observes), the best calibration the paper found: learning rate 0.1,
+    exploration from 0.12, a 2m sliding-window M_RL."""
+    return cls(**{**dict(anticipatory=1.0, epsilon_start=0.12,
+                         rl_memory_capacity=2_000_000), **changes})
+
+  def to_json(self):
+    return json.dumps(dataclasses.asdict(self), sort_keys=True)
+
+
+def _sample(probs, uniforms):
+  """One action per row of `probs` by inverting the cumulative sums."""
+  cumulative = np.cumsum(probs, axis=1)
+  actions = (cumulative < uniforms[:, None] * cumulative[:, -1:]).sum(axis=1)
+  return np.minimum(actions, probs.shape[1] - 1)
+
+
+def masked_softmax(logits, legal):
+  """Softmax over the legal actions (a 0/1 mask) of each row."""
+  logits = np.where(legal > 0, logits, -np.inf)
+  exp = np.exp(logits - logits.max(axis=1, keepdims=True))
+  return exp / exp.sum(axis=1, keepdims=True)
+
+
+class NFSP(rl_agent.AbstractAgent):
+  """One player's NFSP agent (thesis Alg. 8/9 with DQN)."""
+
+  def __init__(self, player_id, state_size, num_actions, config=None, seed=0,
+               name="nfsp"):
+    config = NFSPConfig.leduc() if config is None else config
+    if not isinstance(config, NFSPConfig):
+      raise TypeError(f"config must be an NFSPConfig, not {type(config)}")
+    self.player_id = player_id
+    self.state_size = int(state_size)
+    self.num_actions = int(num_actions)
+    self.config = config
+    self._name = name
+    self._rng = np.random.default_rng(seed)
+    self._evaluation_rng = np.random.default_rng([seed, 1])
+    self.steps = 0  # this agent's training steps
+    self.episodes = 0  # training episodes begun by `step`
+    with self._placement():
+      self.dqn = dqn_lib.DQN(self.state_size, self.num_actions,
+                             config.hidden_layers, config.rl_learning_rate,
+                             config.target_refit_every, self._rng)
+      self.average_network = networks.MLP(self.state_size,
+                                          config.hidden_layers,
+                                          self.num_actions, self._rng,
+                                          name="average_network")
+    self._average_weights = self.average_network.numpy_weights()
+    # One record per row: M_RL holds [s, a, r, s', legal(s'), done] in
+    # float32, M_SL [s, a] in `memory_dtype`; one array per memory makes
+    # adding and sampling a single indexing operation.
+    size, actions = self.state_size, self.num_actions
+    self._rl_fields = {"state": (0, size), "action": (size, size + 1),
+                       "reward": (size + 1, size + 2),
+                       "next_state": (size + 2, 2 * size + 2),
+                       "next_legal": (2 * size + 2, 2 * size + 2 + actions),
+                       "done": (2 * size + 2 + actions, 2 * size + 3 + actions)}
+    if config.memory_dtype == "uint8" and actions > 256:
+      raise ValueError(f"memory_dtype='uint8' stores actions in a byte: "
+                       f"num_actions={actions} needs 'float32'")
+    self.rl_memory = replay_memory.CircularBuffer(
+        config.rl_memory_capacity,
+        {"record": ((2 * size + 3 + actions,), np.float32)}, self._rng)
+    sl_shapes = {"record": ((size + 1,), np.dtype(config.memory_dtype))}
+    if config.sl_memory == "reservoir":
+      self.sl_memory = replay_memory.Reservoir(config.sl_memory_capacity,
+                                               sl_shapes, self._rng)
+    elif config.sl_memory == "exponential_reservoir":
+      self.sl_memory = replay_memory.ExponentialReservoir(
+          config.sl_memory_capacity, sl_shapes, self._rng,
+          config.sl_min_probability)
+    else:
+      self.sl_memory = replay_memory.CircularBuffer(config.sl_memory_capacity,
+                                                    sl_shapes, self._rng)
+    self._learn_functions = {}  # (M_RL ready, M_SL ready) -> compiled
+    self.losses = {"rl_loss": np.nan, "sl_loss": np.nan}
+    # The single-game path's episode: policy choice and last (state, action).
+    self._best_response = bool(self.begin_episodes(1)[0])
+    self._pending = None
+
+  def _placement(self):
+    if self.config.device is None:
+      return contextlib.nullcontext()
+    return tf.device(self.config.device)
+
+  # ---- the batched methods (the single-game `step` runs them on one row) ----
+
+  @property
+  def epsilon(self):
+    return self.config.epsilon_start / np.sqrt(
+        1.0 + self.steps / self.config.epsilon_decay_steps)
+
+  def begin_episodes(self, count):
+    """Per new episode: True where the agent follows epsilon-greedy(Q)."""
+    return self._rng.random(count) < self.config.anticipatory
+
+  def probabilities(self, states, legal, policy):
+    """Action distributions of `policy` ("average", "best_response" with the
+    current epsilon, "greedy_average", or a boolean array choosing
+    best response per row) at a batch of states with 0/1 legal masks."""
+    states = np.asarray(states, np.float32)
+    legal = np.asarray(legal, np.float32)
+    self._check_states(states, legal)
+    if isinstance(policy, str):
+      if policy not in POLICIES:
+        raise ValueError(f"policy={policy!r}: must be one of {POLICIES}")
+      if policy == "best_response":
+        return dqn_lib.epsilon_greedy(self.dqn.q_values(states), legal, 0.0)
+      probs = masked_softmax(
+          networks.forward(self._average_weights, states), legal)
+      if policy == "greedy_average":
+        probs = dqn_lib.epsilon_greedy(probs, legal, 0.0)
+      return probs
+    best_response = np.asarray(policy, bool)
+    probs = np.empty(legal.shape)
+    if best_response.any():
+      probs[best_response] = dqn_lib.epsilon_greedy(
+          self.dqn.q_values(states[best_response]), legal[best_response],
+          self.epsilon)
+    if not best_response.all():
+      rows = ~best_response
+      probs[rows] = masked_softmax(
+          networks.forward(self._average_weights, states[rows]), legal[rows])
+    return probs
+
+  def act(self, states, legal, best_response):
+    """Sampled actions and their distributions for a batch of states."""
+    probs = self.probabilities(states, legal, best_response)
+    return _sample(probs, self._rng.random(len(probs))), probs
+
+  def observe_transitions(self, states, actions, rewards, next_states,
+                          next_legal, done):
+    """Adds completed transitions (s, a, r, s') to M_RL; `next_legal` masks
+    s's legal actions (zeros where `done`)."""
+    columns = [np.asarray(c, np.float32).reshape(len(states), -1) for c in
+               (states, actions, rewards, next_states, next_legal, done)]
+    self.rl_memory.add_batch(record=np.concatenate(columns, axis=1))
+
+  def record_steps(self, states, actions, best_response):
+    """Counts training steps just taken, adds the best-response ones to M_SL
+    and learns every `learn_every` steps."""
+    best_response = np.asarray(best_response, bool)
+    if best_response.any():
+      self.sl_memory.add_batch(record=np.concatenate(
+          [np.asarray(states)[best_response],
+           np.asarray(actions)[best_response, None]], axis=1))
+    before = self.steps // self.config.learn_every
+    self.steps += len(best_response)
+    for _ in range(self.steps // self.config.learn_every - before):
+      self.learn()
+
+  def learn(self):
+    """One learning call: `updates_per_learn` SGD updates of each network
+    whose memory holds `min_memory_to_learn` records, fused in one compiled
+    call that also returns the new weights for the numpy mirrors."""
+    shape = (self.config.updates_per_learn, self.config.batch_size)
+    ready = self.config.min_memory_to_learn
+    batches = [memory.sample(shape)["record"] for memory in
+               (self.rl_memory, self.sl_memory) if len(memory) >= ready]
+    key = (len(self.rl_memory) >= ready, len(self.sl_memory) >= ready)
+    if not batches:
+      return
+    if key not in self._learn_functions:
+      self._learn_functions[key] = self._compile_learning(*key)
+    with self._placement():
+      losses, q_weights, average_weights = self._learn_functions[key](
+          *batches)
+    self.losses = {name: float(value) for name, value in losses.items()}
+    if key[0]:
+      self.dqn.weights = [w.numpy() for w in q_weights]
+    if key[1]:
+      self._average_weights = [w.numpy() for w in average_weights]
+
+  def _compile_learning(self, rl_ready, sl_ready):
+    """The XLA-compiled learning call for the memories that are ready, as a
+    concrete function (calling one costs half a `tf.function`'s dispatch)."""
+    shape = (self.config.updates_per_learn, self.config.batch_size)
+    specs = []
+    if rl_ready:
+      specs.append(tf.TensorSpec(
+          (*shape, self.rl_memory.fields["record"].shape[1]), tf.float32))
+    if sl_ready:
+      specs.append(tf.TensorSpec((*shape, self.state_size + 1),
+                                 tf.as_dtype(self.config.memory_dtype)))
+
+    def learn(*batches):
+      batches = list(batches)
+      return self._learn_both(batches.pop(0) if rl_ready else None,
+                              batches.pop(0) if sl_ready else None)
+
+    with self._placement():
+      return tf.function(learn, input_signature=specs,
+                         jit_compile=True).get_concrete_function()
+
+  def _learn_both(self, rl, sl):
+    losses = {}
+    for update in range(self.config.updates_per_learn):
+      if rl is not None:
+        batch = {name: rl[update, :, start:stop]
+                 for name, (start, stop) in self._rl_fields.items()}
+        for name in ("action", "reward", "done"):
+          batch[name] = batch[name][:, 0]
+        batch["action"] = tf.cast(batch["action"], tf.int32)
+        losses["rl_loss"] = self.dqn.update(batch)
+      if sl is not None:
+        records = tf.cast(sl[update], tf.float32)
+        states = records[:, :-1]
+        actions = tf.cast(records[:, -1], tf.int32)
+        losses["sl_loss"] = networks.sgd_step(
+            lambda: tf.reduce_mean(  # eq. 6.3
+                tf.nn.sparse_softmax_cross_entropy_with_logits(
+                    actions, self.average_network(states))),  # pylint: disable=cell-var-from-loop
+            self.average_network.weights, self.config.sl_learning_rate)
+    return (losses, [tf.identity(v) for v in self.dqn.q_network.weights],
+            [tf.identity(v) for v in self.average_network.weights])
+
+  def _check_states(self, states, legal):
+    if states.ndim != 2 or states.shape[1] != self.state_size:
+      raise ValueError(f"information-state tensors of shape {states.shape} do "
+                       f"not fit the networks' input size {self.state_size}")
+    if legal.shape != (len(states), self.num_actions):
+      raise ValueError(f"legal-action masks of shape {legal.shape}, expected "
+                       f"{(len(states), self.num_actions)}")
+
+  # ---- the OpenSpiel RL-agent interface ----
+
+  def step(self, time_step, is_evaluation=False):
+    """Acts for `player_id` and learns (OpenSpiel's `AbstractAgent.step`).
+
+    Training steps follow the episode's policy (epsilon-greedy(Q) with
+    probability eta, else Pi), store transitions in M_RL and best-response
+    steps in M_SL; evaluation steps play `config.evaluation_policy` and
+    change nothing but an evaluation RNG.
+    """
+    p = self.player_id
+    if time_step.last():
+      if not is_evaluation:
+        if self._pending is not None:
+          state, action = self._pending
+          self.observe_transitions(
+              state[None], [action], [time_step.rewards[p]],
+              np.zeros((1, self.state_size)), np.zeros((1, self.num_actions)),
+              [1.0])
+        self._pending = None
+        self._best_response = bool(self.begin_episodes(1)[0])
+        self.episodes += 1
+      return None
+    state = np.asarray(time_step.observations["info_state"][p], np.float32)
+    legal_actions = time_step.observations["legal_actions"][p]
+    legal = np.zeros((1, self.num_actions), np.float32)
+    legal[0, legal_actions] = 1.0
+    if is_evaluation:
+      probs = self.probabilities(state[None], legal,
+                                 self.config.evaluation_policy)
+      action = _sample(probs, self._evaluation_rng.random(1))
+      return rl_agent.StepOutput(action=int(action[0]), probs=probs[0])
+    if self._pending is not None:
+      previous_state, previous_action = self._pending
+      reward = time_step.rewards[p] if time_step.rewards else 0.0
+      self.observe_transitions(previous_state[None], [previous_action],
+                               [reward], state[None], legal, [0.0])
+    action, probs = self.act(state[None], legal, [self._best_response])
+    self.record_steps(state[None], action, [self._best_response])
+    self._pending = (state, int(action[0]))
+    return rl_agent.StepOutput(action=int(action[0]), probs=probs[0])
+
+  # ---- checkpoints ----
+
+  def save(self, path):
+    """Writes everything a resumed run needs (networks, target network,
+    optimiser state: none for plain SGD, both memories, counters, RNGs, the
+    current episode) to `path` (.npz), atomically."""
+    return atomic_savez(path, self.checkpoint_arrays())
+
+  def restore(self, path):
+    """Loads a checkpoint written by `save` by an agent of the same player,
+    sizes and configuration; a mismatch raises before anything changes."""
+    self.load_checkpoint_arrays(load_npz(path, "NFSP"), path)
+
+  def checkpoint_arrays(self):
+    """The agent's checkpoint as a dict of arrays (what `save` writes)."""
+    arrays = {"config": self.config.to_json(),
+              "shape": np.array([self.player_id, self.state_size,
+                                 self.num_actions]),
+              "counters": np.array([self.steps, self.episodes,
+                                    int(self.dqn.updates.numpy())]),
+              "rng": json.dumps([self._rng.bit_generator.state,
+                                 self._evaluation_rng.bit_generator.state]),
+              "episode": json.dumps([self._best_response, None if
+                                     self._pending is None else
+                                     self._pending[1]]),
+              "pending_state": (np.zeros(0) if self._pending is None
+                                else self._pending[0])}
+    for name, network in self._networks().items():
+      for i, weights in enumerate(network.numpy_weights()):
+        arrays[f"{name}_{i}"] = weights
+    for name, memory in (("rl", self.rl_memory), ("sl", self.sl_memory)):
+      for key, value in memory.state().items():
+        arrays[f"{name}_memory_{key}"] = value
+    return arrays
+
+  def check_checkpoint_arrays(self, data, path):
+    """Raises if `data` (from `checkpoint_arrays()`) was written by an agent
+    of another configuration, player or size (`path` names it)."""
+    saved = json.loads(str(data["config"]))
+    ours = json.loads(self.config.to_json())
+    differing = {k: (saved.get(k), v) for k, v in ours.items()
+                 if k != "device" and saved.get(k) != v}
+    if differing:
+      raise ValueError(f"{path!r} was written with another configuration "
+                       f"(field: (checkpoint, this agent)): {differing}")
+    shape = [self.player_id, self.state_size, self.num_actions]
+    if [int(x) for x in data["shape"]] != shape:
+      raise ValueError(f"{path!r} holds an agent of (player_id, state_size, "
+                       f"num_actions) = {tuple(data['shape'])}, this one is "
+                       f"{tuple(shape)}")
+
+  def load_checkpoint_arrays(self, data, path):
+    """Restores from `checkpoint_arrays()`' output after checking it."""
+    self.check_checkpoint_arrays(data, path)
+    for name, network in self._networks().items():
+      network.assign([data[f"{name}_{i}"]
+                      for i in range(len(network.weights))])
+    for name, memory in (("rl", self.rl_memory), ("sl", self.sl_memory)):
+      prefix = f"{name}_memory_"
+      memory.load_state({k[len(prefix):]: data[k] for k in data
+                         if k.startswith(prefix)})
+    self.steps, self.episodes, updates = (int(c) for c in data["counters"])
+    self.dqn.updates.assign(updates)
+    states = json.loads(str(data["rng"]))
+    self._rng.bit_generator.state = states[0]
+    self._evaluation_rng.bit_generator.state = states[1]
+    best_response, action = json.loads(str(data["episode"]))
+    self._best_response = best_response
+    self._pending = (None if action is None else
+                     (np.array(data["pending_state"], np.float32), action))
+    self.dqn.refresh()
+    self._average_weights = self.average_network.numpy_weights()
+
+  def _networks(self):
+    return {"q_network": self.dqn.q_network,
+            "target_network": self.dqn.target_network,
+            "average_network": self.average_network}
+
+
+def save_agents(path, game, agents, **extra):
+  """One checkpoint file for all players' agents (and `extra` arrays of the
+  training loop), written atomically; returns the path."""
+  arrays = {"game": str(game), **extra}
+  for p, agent in enumerate(agents):
+    for key, value in agent.checkpoint_arrays().items():
+      arrays[f"agent{p}/{key}"] = value
+  return atomic_savez(path, arrays)
+
+
+def restore_agents(path, game, agents, check=None):
+  """Restores `save_agents`' file into `agents`; returns its `extra` arrays.
+  Another game, configuration or agent size, or `check(extra)` raising,
+  stops it before any agent changes."""
+  data = load_npz(path, "NFSP")
+  if str(data["game"]) != str(game):
+    raise ValueError(f"{path!r} is a checkpoint of {data['game']}, not {game}")
+  parts = [{k[len(f"agent{p}/"):]: v for k, v in data.items()
+            if k.startswith(f"agent{p}/")} for p in range(len(agents))]
+  if not all(parts):
+    raise ValueError(f"{path!r} holds no agent for some of the "
+                     f"{len(agents)} players")
+  extra = {k: v for k, v in data.items() if not k.startswith("agent")
+           and k != "game"}
+  for agent, part in zip(agents, parts):
+    agent.check_checkpoint_arrays(part, path)
+  if check is not None:
+    check(extra)
+  for agent, part in zip(agents, parts):
+    agent.load_checkpoint_arrays(part, path)
+  return extra
+
+
+def atomic_savez(path, arrays):
+  """`np.savez` to a temporary file renamed over `path`: a run killed while
+  writing leaves the previous checkpoint intact. Returns the path."""
+  path = path if path.endswith(".npz") else path + ".npz"
+  temporary = path + ".tmp.npz"
+  np.savez(temporary, **arrays)
+  os.replace(temporary, path)
+  return path
+
+
+def load_npz(path, kind):
+  """All arrays of an .npz checkpoint as a dict (FileNotFoundError naming
+  `kind` if there is none)."""
+  try:
+    with np.load(path if path.endswith(".npz") else path + ".npz") as data:
+      return {name: data[name] for name in data.files}
+  except FileNotFoundError:
+    raise FileNotFoundError(f"no {kind} checkpoint at {path!r}") from None
+
+
+def information_state_size(game):
+  """The game's information-state tensor size, or a clear error."""
+  game_type = game.get_type()
+  if not game_type.provides_information_state_tensor:
+    raise ValueError(f"{game} provides no information-state tensors: NFSP's "
+                     "networks read them (choose a game whose type has "
+                     "provides_information_state_tensor)")
+  return game.information_state_tensor_size()
+
+
+def agents_for(game, config=None, seed=0):
+  """One NFSP agent per player of `game` (seeds `seed`, `seed + 1`, ...)."""
+  size = information_state_size(game)
+  return [NFSP(p, size, game.num_distinct_actions(), config, seed=seed + p)
+          for p in range(game.num_players())]
+
+
+class NFSPPolicy(policy_lib.Policy):
+  """The agents' average policy Pi (or their "best_response" /
+  "greedy_average") as an OpenSpiel policy, for any evaluation tool."""
+
+  def __init__(self, game, agents, kind="average"):
+    super().__init__(game, list(range(game.num_players())))
+    if kind not in POLICIES:
+      raise ValueError(f"kind={kind!r}: must be one of {POLICIES}")
+    self._agents = agents
+    self._kind = kind
+
+  def action_probabilities(self, state, player_id=None):
+    player = state.current_player() if player_id is None else player_id
+    legal = np.zeros((1, self.game.num_distinct_actions()), np.float32)
+    legal_actions = state.legal_actions(player)
+    legal[0, legal_actions] = 1.0
+    probs = self._agents[player].probabilities(
+        np.asarray(state.information_state_tensor(player), np.float32)[None],
+        legal, self._kind)[0]
+    return {a: float(probs[a]) for a in legal_actions}
+
+  def to_tabular(self):
+    """A `TabularPolicy` over every information state, filled by one batched
+    forward pass per player (for exact exploitability on small games)."""
+    tabular = policy_lib.TabularPolicy(self.game)
+    tensors, legal = _tabular_inputs(tabular)
+    for player, rows in enumerate(_rows_by_player(tabular)):
+      tabular.action_probability_array[rows] = self._agents[
+          player].probabilities(tensors[rows], legal[rows], self._kind)
+    return tabular
+
+
+_TABULAR_INPUTS = {}
+
+
+def _tabular_inputs(tabular):
+  """Information-state tensors and legal masks of a TabularPolicy's rows,
+  cached per game (computing them once costs ~0.3 s on Leduc)."""
+  key = str(tabular.game)
+  if key not in _TABULAR_INPUTS:
+    tensors = np.array([s.information_state_tensor() for s in tabular.states],
+                       np.float32)
+    _TABULAR_INPUTS[key] = (tensors, tabular.legal_actions_mask.astype(
+        np.float32))
+  return _TABULAR_INPUTS[key]
+
+
+def _rows_by_player(tabular):
+  return [np.array([tabular.state_lookup[key] for key in keys], np.int64)
+          for keys in tabular.states_per_player]
