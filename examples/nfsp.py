@@ -50,6 +50,8 @@ flags.DEFINE_enum("sl_memory_kind", None, list(nfsp.SL_MEMORIES),
 flags.DEFINE_float("eta", None, "Anticipatory parameter (preset's).")
 flags.DEFINE_float("rl_learning_rate", None, "DQN SGD stepsize (preset's).")
 flags.DEFINE_float("epsilon_start", None, "Initial exploration (preset's).")
+flags.DEFINE_float("epsilon_decay_steps", None, "Exploration decays as "
+                   "1/sqrt(1 + steps / this) (preset's).")
 flags.DEFINE_string("device", None, "TensorFlow device, e.g. /GPU:0 or "
                     "/CPU:0 (default: TensorFlow's choice).")
 flags.DEFINE_enum("driver", "selfplay", ["selfplay", "rl_environment"],
@@ -74,7 +76,9 @@ def make_config():
              "sl_memory_capacity": FLAGS.sl_memory,
              "sl_memory": FLAGS.sl_memory_kind, "anticipatory": FLAGS.eta,
              "rl_learning_rate": FLAGS.rl_learning_rate,
-             "epsilon_start": FLAGS.epsilon_start, "device": FLAGS.device}
+             "epsilon_start": FLAGS.epsilon_start,
+             "epsilon_decay_steps": FLAGS.epsilon_decay_steps,
+             "device": FLAGS.device}
   return dataclasses.replace(
       config, **{k: v for k, v in changes.items() if v is not None})
 
@@ -110,7 +114,7 @@ class RLEnvironmentLoop:
   """OpenSpiel's ordinary RL loop: `step` per agent, one game at a time."""
 
   def __init__(self, game, agents):
-    self.env = rl_environment.Environment(game, seed=FLAGS.seed)
+    self.env = rl_environment.Environment(game, chance_event_sampler=rl_environment.ChanceEventSampler(FLAGS.seed))
     self.agents = agents
     self.episodes = agents[0].episodes
 

@@ -226,10 +226,13 @@ class NFSP(rl_agent.AbstractAgent):
     else:
       self.sl_memory = replay_memory.CircularBuffer(config.sl_memory_capacity,
                                                     sl_shapes, self._rng)
+    self._unstored_rl, self._unstored_sl = [], []  # see `store`
     self._learn_functions = {}  # (M_RL ready, M_SL ready) -> compiled
     self.losses = {"rl_loss": np.nan, "sl_loss": np.nan}
-    # The single-game path's episode: policy choice and last (state, action).
-    self._best_response = bool(self.begin_episodes(1)[0])
+    # The single-game path's episode: policy choice (drawn at its first step,
+    # so that an agent driven by `selfplay` draws nothing for it) and last
+    # (state, action).
+    self._best_response = None
     self._pending = None
 
   def _placement(self):
@@ -266,6 +269,12 @@ class NFSP(rl_agent.AbstractAgent):
         probs = dqn_lib.epsilon_greedy(probs, legal, 0.0)
       return probs
     best_response = np.asarray(policy, bool)
+    if best_response.all():  # whole batches in one mode skip the indexing
+      return dqn_lib.epsilon_greedy(self.dqn.q_values(states), legal,
+                                    self.epsilon)
+    if not best_response.any():
+      return masked_softmax(
+          networks.forward(self._average_weights, states), legal)
     probs = np.empty(legal.shape)
     if best_response.any():
       probs[best_response] = dqn_lib.epsilon_greedy(
@@ -286,16 +295,18 @@ class NFSP(rl_agent.AbstractAgent):
                           next_legal, done):
     """Adds completed transitions (s, a, r, s') to M_RL; `next_legal` masks
     s's legal actions (zeros where `done`)."""
+    if not len(states):
+      return
     columns = [np.asarray(c, np.float32).reshape(len(states), -1) for c in
                (states, actions, rewards, next_states, next_legal, done)]
-    self.rl_memory.add_batch(record=np.concatenate(columns, axis=1))
+    self._unstored_rl.append(np.concatenate(columns, axis=1))
 
   def record_steps(self, states, actions, best_response):
     """Counts training steps just taken, adds the best-response ones to M_SL
     and learns every `learn_every` steps."""
     best_response = np.asarray(best_response, bool)
     if best_response.any():
-      self.sl_memory.add_batch(record=np.concatenate(
+      self._unstored_sl.append(np.concatenate(
           [np.asarray(states)[best_response],
            np.asarray(actions)[best_response, None]], axis=1))
     before = self.steps // self.config.learn_every
@@ -303,10 +314,25 @@ class NFSP(rl_agent.AbstractAgent):
     for _ in range(self.steps // self.config.learn_every - before):
       self.learn()
 
+  def store(self):
+    """Adds the records observed since the last call to the memories.
+
+    Records wait in lists until the memories are read (`learn`, a
+    checkpoint): the memories' contents at every read are those of adding
+    each record at once, and a single game's steps cost one list append
+    instead of a memory update each.
+    """
+    for memory, unstored in ((self.rl_memory, self._unstored_rl),
+                             (self.sl_memory, self._unstored_sl)):
+      if unstored:
+        memory.add_batch(record=np.concatenate(unstored))
+        unstored.clear()
+
   def learn(self):
     """One learning call: `updates_per_learn` SGD updates of each network
     whose memory holds `min_memory_to_learn` records, fused in one compiled
     call that also returns the new weights for the numpy mirrors."""
+    self.store()
     shape = (self.config.updates_per_learn, self.config.batch_size)
     ready = self.config.min_memory_to_learn
     batches = [memory.sample(shape)["record"] for memory in
@@ -408,6 +434,8 @@ class NFSP(rl_agent.AbstractAgent):
                                  self.config.evaluation_policy)
       action = _sample(probs, self._evaluation_rng.random(1))
       return rl_agent.StepOutput(action=int(action[0]), probs=probs[0])
+    if self._best_response is None:
+      self._best_response = bool(self.begin_episodes(1)[0])
     if self._pending is not None:
       previous_state, previous_action = self._pending
       reward = time_step.rewards[p] if time_step.rewards else 0.0
@@ -432,7 +460,9 @@ class NFSP(rl_agent.AbstractAgent):
     self.load_checkpoint_arrays(load_npz(path, "NFSP"), path)
 
   def checkpoint_arrays(self):
-    """The agent's checkpoint as a dict of arrays (what `save` writes)."""
+    """The agent's checkpoint as a dict of arrays (what `save` writes).
+    Records not yet stored are saved as they are, so that a resumed run
+    stores them when an uninterrupted one would (the same RNG draws)."""
     arrays = {"config": self.config.to_json(),
               "shape": np.array([self.player_id, self.state_size,
                                  self.num_actions]),
@@ -448,9 +478,15 @@ class NFSP(rl_agent.AbstractAgent):
     for name, network in self._networks().items():
       for i, weights in enumerate(network.numpy_weights()):
         arrays[f"{name}_{i}"] = weights
-    for name, memory in (("rl", self.rl_memory), ("sl", self.sl_memory)):
+    for name, memory, unstored in (
+        ("rl", self.rl_memory, self._unstored_rl),
+        ("sl", self.sl_memory, self._unstored_sl)):
       for key, value in memory.state().items():
         arrays[f"{name}_memory_{key}"] = value
+      arrays[f"{name}_unstored"] = (
+          np.concatenate(unstored) if unstored else
+          np.zeros((0, memory.fields["record"].shape[1]),
+                   memory.fields["record"].dtype))
     return arrays
 
   def check_checkpoint_arrays(self, data, path):
@@ -475,10 +511,13 @@ class NFSP(rl_agent.AbstractAgent):
     for name, network in self._networks().items():
       network.assign([data[f"{name}_{i}"]
                       for i in range(len(network.weights))])
-    for name, memory in (("rl", self.rl_memory), ("sl", self.sl_memory)):
+    for name, memory, unstored in (
+        ("rl", self.rl_memory, self._unstored_rl),
+        ("sl", self.sl_memory, self._unstored_sl)):
       prefix = f"{name}_memory_"
       memory.load_state({k[len(prefix):]: data[k] for k in data
                          if k.startswith(prefix)})
+      unstored[:] = [np.asarray(data[f"{name}_unstored"])]
     self.steps, self.episodes, updates = (int(c) for c in data["counters"])
     self.dqn.updates.assign(updates)
     states = json.loads(str(data["rng"]))

@@ -222,11 +222,19 @@ class StateGames:
                    for s in json.loads(str(state["states"]))]
 
 
-def make_games(game, num_games, rng, max_nodes=1_000_000):
-  """`TreeGames` when the game has at most `max_nodes` histories, else
-  `StateGames`."""
+BACKENDS = ("auto", "tree", "states")
+
+
+def make_games(game, num_games, rng, backend="auto", max_nodes=200_000):
+  """`TreeGames` or `StateGames`; "auto" compiles a tree when the game has at
+  most `max_nodes` histories (walking that many costs a few seconds)."""
+  if backend not in BACKENDS:
+    raise ValueError(f"backend={backend!r}: must be one of {BACKENDS}")
+  if backend == "states":
+    return StateGames(game, num_games, rng)
   try:
-    return TreeGames(game, num_games, rng, max_nodes)
+    return TreeGames(game, num_games, rng,
+                     max_nodes if backend == "auto" else 10**8)
   except TooLarge:
     return StateGames(game, num_games, rng)
 
@@ -234,7 +242,7 @@ def make_games(game, num_games, rng, max_nodes=1_000_000):
 class SelfPlay:
   """Trains one NFSP agent per player on `num_games` simultaneous games."""
 
-  def __init__(self, game, agents, num_games=128, seed=0, games=None):
+  def __init__(self, game, agents, num_games=128, seed=0, backend="auto"):
     if len(agents) != game.num_players():
       raise ValueError(f"{len(agents)} agents for a {game.num_players()}-"
                        "player game")
@@ -249,7 +257,7 @@ class SelfPlay:
     self.game = game
     self.agents = agents
     self._rng = np.random.default_rng(seed)
-    self.games = games or make_games(game, num_games, self._rng)
+    self.games = make_games(game, num_games, self._rng, backend)
     players = game.num_players()
     self.num_games = num_games
     self._pending_state = np.zeros((num_games, players, size), np.float32)
@@ -268,12 +276,9 @@ class SelfPlay:
     return self.episodes
 
   def step(self):
-    """One lockstep: ends finished games, then every game makes one move."""
+    """One lockstep: every game makes one move, then finished games end
+    (their agents learn the outcome) and restart."""
     player = self.games.current_player()
-    finished = np.flatnonzero(player == _TERMINAL)
-    if finished.size:
-      self._finish(finished)
-      player = self.games.current_player()
     for p, agent in enumerate(self.agents):
       games = np.flatnonzero(player == p)
       if not games.size:
@@ -293,6 +298,9 @@ class SelfPlay:
       self._pending_action[games, p] = actions
       self._has_pending[games, p] = True
       self.games.apply(games, actions)
+    finished = np.flatnonzero(self.games.current_player() == _TERMINAL)
+    if finished.size:
+      self._finish(finished)
 
   def _finish(self, games):
     returns = self.games.final_returns(games)

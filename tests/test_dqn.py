@@ -1,0 +1,79 @@
+"""DQN best-response learner: target-network lag, TD loss, epsilon-greedy."""
+
+import numpy as np
+import pytest
+import tensorflow as tf
+
+from nfsp_spiel import dqn
+from nfsp_spiel import nfsp
+
+
+def _agent(refit_every):
+  config = nfsp.NFSPConfig(rl_memory_capacity=100, sl_memory_capacity=100,
+                           batch_size=8, min_memory_to_learn=8,
+                           updates_per_learn=1, target_refit_every=refit_every)
+  agent = nfsp.NFSP(0, 4, 3, config, seed=0)
+  rng = np.random.default_rng(0)
+  agent.observe_transitions(rng.random((50, 4)), rng.integers(3, size=50),
+                            rng.normal(size=50), rng.random((50, 4)),
+                            np.ones((50, 3)), np.zeros(50))
+  return agent
+
+
+def test_target_network_lags_by_the_configured_updates():
+  agent = _agent(refit_every=3)
+  initial = agent.dqn.target_network.numpy_weights()
+  snapshots = []
+  for _ in range(7):
+    agent.learn()
+    snapshots.append(agent.dqn.q_network.numpy_weights())
+  target = agent.dqn.target_network.numpy_weights()
+  # Refits after updates 3 and 6: the target holds update 6's weights.
+  for a, b in zip(target, snapshots[5]):
+    np.testing.assert_array_equal(a, b)
+  assert any(not np.array_equal(a, b) for a, b in zip(target, snapshots[6]))
+  fresh = _agent(refit_every=3)
+  fresh.learn()
+  fresh.learn()
+  for a, b in zip(fresh.dqn.target_network.numpy_weights(), initial):
+    np.testing.assert_array_equal(a, b)
+  assert int(agent.dqn.updates.numpy()) == 7
+
+
+def test_td_loss_matches_a_numpy_computation():
+  rng = np.random.default_rng(1)
+  learner = dqn.DQN(4, 3, (5,), 0.1, 300, rng)
+  batch = {"state": rng.random((6, 4)).astype(np.float32),
+           "action": np.array([0, 1, 2, 0, 1, 2], np.int32),
+           "reward": rng.normal(size=6).astype(np.float32),
+           "next_state": rng.random((6, 4)).astype(np.float32),
+           "next_legal": np.array([[1, 0, 1]] * 5 + [[0, 0, 0]], np.float32),
+           "done": np.array([0, 0, 0, 0, 0, 1], np.float32)}
+  q = learner.q_values(batch["state"])
+  next_q = np.where(batch["next_legal"] > 0,
+                    learner.q_values(batch["next_state"]), -np.inf).max(1)
+  next_q[-1] = 0.0
+  expected = np.mean((batch["reward"] + next_q - q[np.arange(6),
+                                                   batch["action"]]) ** 2)
+  loss = learner.loss({k: tf.constant(v) for k, v in batch.items()})
+  assert float(loss) == pytest.approx(expected, rel=1e-5)
+
+
+def test_epsilon_greedy_distribution():
+  probs = dqn.epsilon_greedy(np.array([[5.0, 9.0, 1.0], [3.0, 2.0, 1.0]]),
+                             np.array([[1, 0, 1], [1, 1, 1]], np.float64),
+                             0.3)
+  np.testing.assert_allclose(probs, [[0.85, 0.0, 0.15], [0.8, 0.1, 0.1]])
+
+
+def test_learning_reduces_the_td_loss():
+  """Fitting a memory of 50 transitions: the TD loss falls."""
+  learner = _agent(refit_every=1000)
+  learner.store()
+  batch = learner.rl_memory.sample((1, 8))["record"]
+  first = None
+  for _ in range(200):
+    learner.learn()
+    first = first if first is not None else learner.losses["rl_loss"]
+  assert batch.shape == (1, 8, 4 + 1 + 1 + 4 + 3 + 1)
+  assert learner.losses["rl_loss"] < first

@@ -1,0 +1,218 @@
+"""NFSP agent: paper settings, anticipatory dynamics, OpenSpiel RL-loop
+conformance, checkpoints and bad input."""
+
+import dataclasses
+import json
+
+import numpy as np
+from open_spiel.python import rl_agent
+from open_spiel.python import rl_environment
+import pyspiel
+import pytest
+
+import nfsp_spiel  # noqa: F401
+from nfsp_spiel import nfsp
+
+SMALL = nfsp.NFSPConfig(rl_memory_capacity=5000, sl_memory_capacity=20000,
+                        learn_every=16, batch_size=32, min_memory_to_learn=32)
+
+
+def _env(game, seed=0):
+  return rl_environment.Environment(
+      game, chance_event_sampler=rl_environment.ChanceEventSampler(seed))
+
+
+def _play(env, agents, episodes, is_evaluation=False, check=None):
+  for _ in range(episodes):
+    time_step = env.reset()
+    while not time_step.last():
+      player = time_step.observations["current_player"]
+      output = agents[player].step(time_step, is_evaluation=is_evaluation)
+      if check:
+        check(time_step, player, output)
+      time_step = env.step([output.action])
+    for agent in agents:
+      agent.step(time_step, is_evaluation=is_evaluation)
+
+
+def test_presets_hold_the_papers_values():
+  leduc = nfsp.NFSPConfig.leduc()
+  assert (leduc.hidden_layers, leduc.rl_memory_capacity,
+          leduc.sl_memory_capacity, leduc.sl_memory) == (
+              (64,), 200_000, 2_000_000, "reservoir")
+  assert (leduc.rl_learning_rate, leduc.sl_learning_rate, leduc.batch_size,
+          leduc.learn_every, leduc.updates_per_learn,
+          leduc.target_refit_every, leduc.anticipatory,
+          leduc.epsilon_start) == (0.1, 0.005, 128, 128, 2, 300, 0.1, 0.06)
+  lhe = nfsp.NFSPConfig.lhe()
+  assert (lhe.hidden_layers, lhe.rl_memory_capacity, lhe.sl_memory_capacity,
+          lhe.sl_memory, lhe.sl_min_probability, lhe.sl_learning_rate,
+          lhe.batch_size, lhe.learn_every, lhe.target_refit_every,
+          lhe.epsilon_start) == ((1024, 512, 1024, 512), 600_000, 30_000_000,
+                                 "exponential_reservoir", 0.25, 0.01, 256,
+                                 256, 1000, 0.08)
+  assert nfsp.NFSPConfig.dqn().anticipatory == 1.0
+  assert nfsp.NFSPConfig.leduc(anticipatory=0.5).anticipatory == 0.5
+
+
+def test_epsilon_decays_like_inverse_square_root():
+  agent = nfsp.NFSP(0, 11, 2, nfsp.NFSPConfig())
+  assert agent.epsilon == pytest.approx(0.06)
+  agent.steps = 128 * 99
+  assert agent.epsilon == pytest.approx(0.006)
+
+
+def test_rl_loop_conformance_and_evaluation_does_not_learn():
+  """Legal actions only, full distributions summing to one, over Leduc in
+  OpenSpiel's own RL loop; evaluation steps change no agent state."""
+  env = _env("leduc_poker", 3)
+  agents = nfsp.agents_for(env.game, SMALL, seed=1)
+  assert all(isinstance(a, rl_agent.AbstractAgent) for a in agents)
+
+  def check(time_step, player, output):
+    legal = time_step.observations["legal_actions"][player]
+    assert output.action in legal
+    assert output.probs.shape == (env.game.num_distinct_actions(),)
+    assert output.probs.sum() == pytest.approx(1.0)
+    assert output.probs[np.setdiff1d(np.arange(3), legal)].sum() == 0.0
+
+  _play(env, agents, 300, check=check)
+  for agent in agents:
+    agent.store()
+  assert agents[0].rl_memory.seen > 0 and agents[0].dqn.updates.numpy() > 0
+  before = [(a.steps, a.episodes, a.rl_memory.seen, a.sl_memory.seen,
+             [w.copy() for w in a.dqn.weights], a.checkpoint_arrays())
+            for a in agents]
+  _play(env, agents, 100, is_evaluation=True, check=check)
+  for agent, (steps, episodes, rl_seen, sl_seen, weights, arrays) in zip(
+      agents, before):
+    assert (agent.steps, agent.episodes) == (steps, episodes)
+    assert (agent.rl_memory.seen, agent.sl_memory.seen) == (rl_seen, sl_seen)
+    for a, b in zip(agent.dqn.weights, weights):
+      np.testing.assert_array_equal(a, b)
+    # The training RNG did not move (evaluation samples from its own).
+    assert (json.loads(agent.checkpoint_arrays()["rng"])[0] ==
+            json.loads(arrays["rng"])[0])
+
+
+def test_anticipatory_choice_is_per_episode_and_only_best_responses_reach_sl():
+  """Per episode all of an agent's steps follow one policy (epsilon-greedy
+  Q with probability eta); M_SL receives exactly the best-response steps."""
+  env = _env("kuhn_poker", 0)
+  agents = nfsp.agents_for(env.game, dataclasses.replace(
+      SMALL, anticipatory=0.3, learn_every=10**9), seed=0)
+  best_response_steps, episodes_in_mode = 0, []
+  for _ in range(2000):
+    time_step = env.reset()
+    modes = []
+    while not time_step.last():
+      player = time_step.observations["current_player"]
+      agent = agents[player]
+      epsilon = agent.epsilon
+      output = agent.step(time_step)
+      probs = output.probs
+      mode = agent._best_response  # pylint: disable=protected-access
+      modes.append((player, mode))
+      if player == 0:
+        best_response_steps += mode
+        # An episode's policy is fixed: Pi's softmax never has exact 0/1
+        # masses, epsilon-greedy's does (epsilon/2 and 1 - epsilon/2).
+        greedy = np.isclose(probs.max(), 1 - epsilon / 2)
+        assert greedy == mode
+      time_step = env.step([output.action])
+    for agent in agents:
+      agent.step(time_step)
+    player0 = {m for p, m in modes if p == 0}
+    assert len(player0) == 1
+    episodes_in_mode.append(player0.pop())
+  agents[0].store()
+  assert agents[0].sl_memory.seen == best_response_steps
+  assert np.mean(episodes_in_mode) == pytest.approx(0.3, abs=0.03)
+
+
+def test_dqn_baseline_average_network_only_observes():
+  """eta = 1: every step is a best-response step, all reach M_SL, and the
+  average network never acts."""
+  env = _env("kuhn_poker", 0)
+  agents = nfsp.agents_for(env.game, dataclasses.replace(
+      SMALL, anticipatory=1.0), seed=0)
+  _play(env, agents, 500)
+  for agent in agents:
+    agent.store()
+    assert agent.sl_memory.seen == agent.steps
+
+
+def test_policies_are_openspiel_policies():
+  game = pyspiel.load_game("kuhn_poker")
+  agents = nfsp.agents_for(game, SMALL)
+  for kind in nfsp.POLICIES:
+    learned = nfsp.NFSPPolicy(game, agents, kind)
+    tabular = learned.to_tabular()
+    for state in tabular.states:
+      probs = learned.action_probabilities(state)
+      np.testing.assert_allclose(
+          tabular.policy_for_key(state.information_state_string())[
+              list(probs)], list(probs.values()), rtol=1e-6)
+      assert sum(probs.values()) == pytest.approx(1.0)
+  greedy = nfsp.NFSPPolicy(game, agents, "greedy_average").to_tabular()
+  assert set(np.unique(greedy.action_probability_array)) <= {0.0, 1.0}
+
+
+def test_checkpoint_round_trip(tmp_path):
+  env = _env("kuhn_poker", 0)
+  agents = nfsp.agents_for(env.game, SMALL, seed=0)
+  _play(env, agents, 400)
+  path = nfsp.save_agents(str(tmp_path / "ckpt"), env.game, agents)
+  copies = nfsp.agents_for(env.game, SMALL, seed=7)
+  nfsp.restore_agents(path, env.game, copies)
+  for agent, copy in zip(agents, copies):
+    a, b = agent.checkpoint_arrays(), copy.checkpoint_arrays()
+    assert a.keys() == b.keys()
+    for key in a:
+      np.testing.assert_array_equal(a[key], b[key], err_msg=key)
+  # Both continue identically: same RNG, memories, weights and counters.
+  env_a = _env("kuhn_poker", 5)
+  env_b = _env("kuhn_poker", 5)
+  _play(env_a, agents, 200)
+  _play(env_b, copies, 200)
+  for agent, copy in zip(agents, copies):
+    for a, b in zip(agent.dqn.weights, copy.dqn.weights):
+      np.testing.assert_array_equal(a, b)
+
+
+def test_checkpoint_errors_change_nothing(tmp_path):
+  game = pyspiel.load_game("kuhn_poker")
+  agents = nfsp.agents_for(game, SMALL, seed=0)
+  path = nfsp.save_agents(str(tmp_path / "ckpt.npz"), game, agents)
+  other = nfsp.agents_for(game, dataclasses.replace(SMALL, anticipatory=0.5),
+                          seed=1)
+  weights = [w.copy() for w in other[0].dqn.weights]
+  with pytest.raises(ValueError, match="another configuration.*anticipatory"):
+    nfsp.restore_agents(path, game, other)
+  for a, b in zip(other[0].dqn.weights, weights):
+    np.testing.assert_array_equal(a, b)
+  with pytest.raises(ValueError, match="checkpoint of kuhn_poker"):
+    nfsp.restore_agents(path, pyspiel.load_game("leduc_poker"),
+                        nfsp.agents_for(pyspiel.load_game("leduc_poker"),
+                                        SMALL))
+  with pytest.raises(FileNotFoundError, match="no NFSP checkpoint"):
+    nfsp.restore_agents(str(tmp_path / "missing.npz"), game, agents)
+
+
+def test_bad_input():
+  with pytest.raises(ValueError, match="provides no information-state"):
+    nfsp.agents_for(pyspiel.load_game("tic_tac_toe"))
+  with pytest.raises(ValueError, match="NFSPConfig.sl_memory='fifo'"):
+    nfsp.NFSPConfig(sl_memory="fifo")
+  with pytest.raises(ValueError, match="NFSPConfig.anticipatory=1.5"):
+    nfsp.NFSPConfig(anticipatory=1.5)
+  with pytest.raises(ValueError, match="NFSPConfig.batch_size=0"):
+    nfsp.NFSPConfig(batch_size=0)
+  agent = nfsp.NFSP(0, 10, 2, SMALL)
+  env = rl_environment.Environment("kuhn_poker")
+  with pytest.raises(ValueError, match=r"shape \(1, 11\).*input size 10"):
+    agent.step(env.reset())
+  with pytest.raises(ValueError, match="policy='greedy'"):
+    agent.probabilities(np.zeros((1, 10)), np.ones((1, 2)), "greedy")
+  with pytest.raises(TypeError, match="NFSPConfig"):
+    nfsp.NFSP(0, 10, 2, {"anticipatory": 0.1})
