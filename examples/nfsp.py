@@ -177,10 +177,10 @@ def main(argv):
       evaluation.plot_curves({"NFSP": logger.path}, png, metric=metric,
                              loglog=metric.startswith("exploitability"),
                              title=str(game))
-  rows = evaluation.read_curve(logger.path)
-  print(f"episode {int(rows[-1]['step'])}: {metric} "
-        f"{rows[-1][metric]:.4f}; curve {logger.path}, {png}; checkpoint "
-        f"{checkpoint}")
+  print(f"\n{'episodes':>12} {'seconds':>9} {metric}")
+  for row in evaluation.read_curve(logger.path):
+    print(f"{int(row['step']):>12,} {row['seconds']:>9.1f} {row[metric]:.4f}")
+  print(f"curve: {logger.path} and {png}; checkpoint: {checkpoint}")
 
 
 if __name__ == "__main__":

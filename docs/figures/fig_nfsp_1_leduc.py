@@ -1,0 +1,119 @@
+"""NFSP paper fig. 1 on Leduc Hold'em (nfsp_leduc, the paper's 30-dim input).
+
+  1a  network sizes: one hidden layer of 8, 16, 32, 64 or 128 ReLUs;
+  1b  NFSP against its ablations: sliding-window M_SL, eta = 0.5,
+      exponential reservoir M_SL;
+  1c  NFSP against DQN (NFSP with eta = 1, sec. 4.2): average and greedy
+      (best-response) strategies.
+
+Every run trains with the batched self-play driver and the paper's settings
+(`NFSPConfig.leduc()`), one process per run, and logs exploitability at
+log-spaced episode counts to `data/nfsp_fig1/<run>/curve.csv`; the PNGs are
+`fig_nfsp_1a.png`, `fig_nfsp_1b.png`, `fig_nfsp_1c.png` (log-log). Runs are
+shared: the [64] reservoir run is NFSP in all three panels.
+
+  python docs/figures/fig_nfsp_1_leduc.py --episodes 3000000 --jobs 2
+  python docs/figures/fig_nfsp_1_leduc.py --plot_only
+"""
+
+import argparse
+import multiprocessing
+import os
+
+import figure_runs
+
+FIGURE = "nfsp_fig1"
+RUNS = {  # run name: NFSPConfig changes
+    "hidden_8": {"hidden_layers": (8,)},
+    "hidden_16": {"hidden_layers": (16,)},
+    "hidden_32": {"hidden_layers": (32,)},
+    "nfsp": {},
+    "hidden_128": {"hidden_layers": (128,)},
+    "sliding_window": {"sl_memory": "sliding_window"},
+    "eta_0.5": {"anticipatory": 0.5},
+    "exponential_reservoir": {"sl_memory": "exponential_reservoir"},
+    "dqn": "dqn",
+}
+PANELS = {
+    "1a": {"hidden_8": "[8]", "hidden_16": "[16]", "hidden_32": "[32]",
+           "nfsp": "[64]", "hidden_128": "[128]"},
+    "1b": {"nfsp": "NFSP (reservoir)", "sliding_window": "sliding window",
+           "eta_0.5": "eta 0.5", "exponential_reservoir": "exp. reservoir"},
+}
+
+
+def train(args):
+  """One run (in its own process): trains and logs its curve."""
+  run, episodes, seed = args
+  import tensorflow as tf  # pylint: disable=g-import-not-at-top
+  tf.config.threading.set_intra_op_parallelism_threads(1)
+  tf.config.threading.set_inter_op_parallelism_threads(1)
+  import pyspiel  # pylint: disable=g-import-not-at-top
+  import nfsp_spiel  # noqa: F401  pylint: disable=g-import-not-at-top,unused-import
+  from nfsp_spiel import evaluation  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel import nfsp  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel import selfplay  # pylint: disable=g-import-not-at-top
+  game = pyspiel.load_game("nfsp_leduc")
+  changes = RUNS[run]
+  config = (nfsp.NFSPConfig.dqn() if changes == "dqn"
+            else nfsp.NFSPConfig.leduc(**changes))
+  agents = nfsp.agents_for(game, config, seed=seed)
+  driver = selfplay.SelfPlay(game, agents, num_games=128, seed=seed)
+  directory = os.path.join(figure_runs.HERE, "data", FIGURE, run)
+  path = os.path.join(directory, evaluation.curves.CSV_NAME)
+  if os.path.exists(path):
+    os.remove(path)
+  logger = evaluation.LearningCurveLogger(directory)
+  points = sorted(figure_runs.log_points(episodes, 40) | {episodes})
+  for target in points:
+    if target < 1000:
+      continue
+    driver.play(target - driver.episodes)
+    logger.log(driver.episodes, **{
+        "exploitability": evaluation.exploitability(
+            game, nfsp.NFSPPolicy(game, agents).to_tabular()),
+        "exploitability_greedy": evaluation.exploitability(
+            game, nfsp.NFSPPolicy(game, agents,
+                                  "best_response").to_tabular())})
+  return run
+
+
+def _curve(run):
+  return os.path.join(figure_runs.HERE, "data", FIGURE, run,
+                      "curve.csv")
+
+
+def plot():
+  """The three panels from whichever runs have curves."""
+  panels = {panel: {label: _curve(run) for run, label in labels.items()}
+            for panel, labels in PANELS.items()}
+  panels["1c"] = {"NFSP average": _curve("nfsp"), "DQN average": _curve("dqn"),
+                  "NFSP greedy": (_curve("nfsp"), "exploitability_greedy"),
+                  "DQN greedy": (_curve("dqn"), "exploitability_greedy")}
+  for panel, runs in panels.items():
+    runs = {label: run for label, run in runs.items()
+            if os.path.exists(run if isinstance(run, str) else run[0])}
+    if runs:
+      figure_runs.plot(runs, f"fig_nfsp_{panel}", loglog=True,
+                       xlabel="episodes",
+                       title=f"NFSP paper fig. {panel}, Leduc Hold'em")
+
+
+def main():
+  parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+  parser.add_argument("--episodes", type=int, default=3_000_000)
+  parser.add_argument("--runs", default=",".join(RUNS))
+  parser.add_argument("--jobs", type=int, default=2)
+  parser.add_argument("--seed", type=int, default=0)
+  parser.add_argument("--plot_only", action="store_true")
+  args = parser.parse_args()
+  if not args.plot_only:
+    work = [(run, args.episodes, args.seed) for run in args.runs.split(",")]
+    with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
+      for run in pool.imap_unordered(train, work):
+        print(f"finished {run}", flush=True)
+  plot()
+
+
+if __name__ == "__main__":
+  main()
