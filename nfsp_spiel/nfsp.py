@@ -77,6 +77,11 @@ class NFSPConfig:
       sqrt(1 + steps / epsilon_decay_steps), with steps the agent's own.
     min_memory_to_learn: records a memory needs before its network trains
       (not in the papers; one batch by default).
+    reward_scale: rewards are multiplied by this before they reach M_RL. The
+      thesis (sec. 6.5) maps "monetary units" to rewards; OpenSpiel's ACPC
+      Limit Hold'em pays in chips (big blind 10, up to 240 a hand), so the
+      LHE preset counts in big blinds (0.1), where plain SGD at 0.1 stays
+      stable, as Leduc's +-13 does at scale 1.
     memory_dtype: dtype of the states in the memories; "uint8" stores the
       papers' 0/1 encodings in a quarter of the space (LHE's 30m records).
     evaluation_policy: what `step(..., is_evaluation=True)` plays: "average"
@@ -100,6 +105,7 @@ class NFSPConfig:
   epsilon_start: float = 0.06
   epsilon_decay_steps: float = 128
   min_memory_to_learn: int = 128
+  reward_scale: float = 1.0
   memory_dtype: str = "float32"
   evaluation_policy: str = "average"
   device: str | None = None
@@ -116,6 +122,7 @@ class NFSPConfig:
         ("epsilon_start", 0 <= self.epsilon_start <= 1, "in [0, 1]"),
         ("epsilon_decay_steps", self.epsilon_decay_steps > 0, "positive"),
         ("rl_learning_rate", self.rl_learning_rate > 0, "positive"),
+        ("reward_scale", self.reward_scale > 0, "positive"),
         ("sl_learning_rate", self.sl_learning_rate > 0, "positive"),
         ("memory_dtype", self.memory_dtype in ("float32", "uint8"),
          "'float32' or 'uint8'"),
@@ -146,7 +153,7 @@ class NFSPConfig:
         sl_learning_rate=0.01, batch_size=256, learn_every=256,
         target_refit_every=1000, epsilon_start=0.08,
         epsilon_decay_steps=2560, min_memory_to_learn=256,
-        memory_dtype="uint8"), **changes})
+        reward_scale=0.1, memory_dtype="uint8"), **changes})
 
   @classmethod
   def dqn(cls, **changes):
@@ -297,6 +304,7 @@ class NFSP(rl_agent.AbstractAgent):
     s's legal actions (zeros where `done`)."""
     if not len(states):
       return
+    rewards = np.asarray(rewards, np.float32) * self.config.reward_scale
     columns = [np.asarray(c, np.float32).reshape(len(states), -1) for c in
                (states, actions, rewards, next_states, next_legal, done)]
     self._unstored_rl.append(np.concatenate(columns, axis=1))
@@ -346,6 +354,11 @@ class NFSP(rl_agent.AbstractAgent):
       losses, q_weights, average_weights = self._learn_functions[key](
           *batches)
     self.losses = {name: float(value) for name, value in losses.items()}
+    if not all(np.isfinite(list(self.losses.values()))):
+      raise FloatingPointError(
+          f"NFSP agent {self.player_id}: training diverged ({self.losses}); "
+          "lower rl_learning_rate / sl_learning_rate or scale the rewards "
+          "with NFSPConfig.reward_scale")
     if key[0]:
       self.dqn.weights = [w.numpy() for w in q_weights]
     if key[1]:

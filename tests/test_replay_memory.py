@@ -72,3 +72,28 @@ def test_bad_input():
                                        min_probability=1.5)
   with pytest.raises(ValueError, match="empty memory"):
     replay_memory.Reservoir(5, SHAPES, np.random.default_rng(0)).sample(4)
+
+
+@pytest.mark.parametrize("kind", ["reservoir", "exponential"])
+def test_batched_adds_keep_the_inclusion_probabilities(kind):
+  """Adding the stream in batches of 7 keeps each record with the same
+  probability as adding it alone: 10/100 for the reservoir, p (1 - p/n)^age
+  for the exponential one (fixed seeds, 2000 runs)."""
+  kept = np.zeros(100)
+  for seed in range(2000):
+    rng = np.random.default_rng(seed)
+    memory = (replay_memory.Reservoir(10, SHAPES, rng) if kind == "reservoir"
+              else replay_memory.ExponentialReservoir(10, SHAPES, rng, 0.25))
+    for start in range(0, 100, 7):
+      actions = np.arange(start, min(start + 7, 100))
+      memory.add_batch(info_state=np.repeat(actions[:, None], 3, axis=1),
+                       action=actions)
+    assert memory.seen == 100 and len(memory) == 10
+    kept[memory.fields["action"]] += 1
+  if kind == "reservoir":
+    expected = np.full(100, 0.1)
+  else:  # items after n / p = 40 enter w.p. p, then survive each add w.p.
+    expected = 0.25 * (1 - 0.25 / 10) ** (99 - np.arange(100))
+    kept, expected = kept[40:], expected[40:]
+  np.testing.assert_allclose((kept / 2000).reshape(-1, 10).mean(1),
+                             expected.reshape(-1, 10).mean(1), atol=0.02)
