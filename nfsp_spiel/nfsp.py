@@ -32,7 +32,9 @@ sec. 4.2's baseline.
 
 import contextlib
 import dataclasses
+import itertools
 import json
+import math
 import os
 
 import numpy as np
@@ -167,15 +169,34 @@ class NFSPConfig:
     return json.dumps(dataclasses.asdict(self), sort_keys=True)
 
 
+# Rows this short go through Python floats when there is one of them: a
+# single game's step then costs two numpy calls fewer than five each (a
+# numpy call on a tiny array costs ~1 us, a Python float operation ~50 ns).
+_PYTHON_ROW = 16
+
+
 def _sample(probs, uniforms):
-  """One action per row of `probs` by inverting the cumulative sums."""
+  """One action per row of `probs`: the first whose cumulative probability
+  exceeds the row's uniform times the row's total."""
+  if probs.shape[0] == 1 and probs.shape[1] <= _PYTHON_ROW:
+    row = probs[0].tolist()
+    cumulative = list(itertools.accumulate(row))
+    threshold = float(uniforms[0]) * cumulative[-1]
+    return np.array([next(a for a, (c, p) in enumerate(zip(cumulative, row))
+                          if c >= threshold and p > 0)])
   cumulative = np.cumsum(probs, axis=1)
-  actions = (cumulative < uniforms[:, None] * cumulative[:, -1:]).sum(axis=1)
-  return np.minimum(actions, probs.shape[1] - 1)
+  # Never past the last positive entry: the threshold is below the total.
+  return (cumulative < uniforms[:, None] * cumulative[:, -1:]).sum(axis=1)
 
 
 def masked_softmax(logits, legal):
   """Softmax over the legal actions (a 0/1 mask) of each row."""
+  if logits.shape[0] == 1 and logits.shape[1] <= _PYTHON_ROW:
+    row, mask = logits[0].tolist(), legal[0].tolist()
+    top = max(x for x, m in zip(row, mask) if m > 0)
+    exps = [math.exp(x - top) if m > 0 else 0.0 for x, m in zip(row, mask)]
+    total = sum(exps)
+    return np.array([[e / total for e in exps]])
   logits = np.where(legal > 0, logits, -np.inf)
   exp = np.exp(logits - logits.max(axis=1, keepdims=True))
   return exp / exp.sum(axis=1, keepdims=True)
