@@ -176,7 +176,7 @@ def main(argv):
         loop.save(checkpoint)
       evaluation.plot_curves({"NFSP": logger.path}, png, metric=metric,
                              loglog=metric.startswith("exploitability"),
-                             title=str(game))
+                             title=str(game), xlabel="episodes")
   print(f"\n{'episodes':>12} {'seconds':>9} {metric}")
   for row in evaluation.read_curve(logger.path):
     print(f"{int(row['step']):>12,} {row['seconds']:>9.1f} {row[metric]:.4f}")
