@@ -4,7 +4,9 @@
   1b  NFSP against its ablations: sliding-window M_SL, eta = 0.5,
       exponential reservoir M_SL;
   1c  NFSP against DQN (NFSP with eta = 1, sec. 4.2): average and greedy
-      (best-response) strategies.
+      (best-response) strategies;
+  1b_rl0.01  reservoir against sliding window at DQN stepsize 0.01 (the
+      setting that reaches 0.1 here).
 
 Every run trains with the batched self-play driver and the paper's settings
 (`NFSPConfig.leduc()`), one process per run, and logs exploitability at
@@ -33,12 +35,18 @@ RUNS = {  # run name: NFSPConfig changes
     "eta_0.5": {"anticipatory": 0.5},
     "exponential_reservoir": {"sl_memory": "exponential_reservoir"},
     "dqn": "dqn",
+    # The same ablation at the DQN stepsize that reaches 0.1 here (README).
+    "nfsp_rl0.01": {"rl_learning_rate": 0.01},
+    "sliding_window_rl0.01": {"rl_learning_rate": 0.01,
+                              "sl_memory": "sliding_window"},
 }
 PANELS = {
     "1a": {"hidden_8": "[8]", "hidden_16": "[16]", "hidden_32": "[32]",
            "nfsp": "[64]", "hidden_128": "[128]"},
     "1b": {"nfsp": "NFSP (reservoir)", "sliding_window": "sliding window",
            "eta_0.5": "eta 0.5", "exponential_reservoir": "exp. reservoir"},
+    "1b_rl0.01": {"nfsp_rl0.01": "NFSP (reservoir), DQN stepsize 0.01",
+                  "sliding_window_rl0.01": "sliding window, DQN stepsize 0.01"},
 }
 
 
