@@ -35,13 +35,13 @@ import dataclasses
 import itertools
 import json
 import math
-import os
 
 import numpy as np
 import tensorflow as tf
 from open_spiel.python import policy as policy_lib
 from open_spiel.python import rl_agent
 
+from nfsp_spiel import checkpoints
 from nfsp_spiel import dqn as dqn_lib
 from nfsp_spiel import networks
 from nfsp_spiel import replay_memory
@@ -303,15 +303,13 @@ class NFSP(rl_agent.AbstractAgent):
     if not best_response.any():
       return masked_softmax(
           networks.forward(self._average_weights, states), legal)
-    probs = np.empty(legal.shape)
-    if best_response.any():
-      probs[best_response] = dqn_lib.epsilon_greedy(
-          self.dqn.q_values(states[best_response]), legal[best_response],
-          self.epsilon)
-    if not best_response.all():
-      rows = ~best_response
-      probs[rows] = masked_softmax(
-          networks.forward(self._average_weights, states[rows]), legal[rows])
+    probs = np.empty(legal.shape)  # a mixed batch: each mode on its rows
+    probs[best_response] = dqn_lib.epsilon_greedy(
+        self.dqn.q_values(states[best_response]), legal[best_response],
+        self.epsilon)
+    rows = ~best_response
+    probs[rows] = masked_softmax(
+        networks.forward(self._average_weights, states[rows]), legal[rows])
     return probs
 
   def act(self, states, legal, best_response):
@@ -486,12 +484,12 @@ class NFSP(rl_agent.AbstractAgent):
     """Writes everything a resumed run needs (networks, target network,
     optimiser state: none for plain SGD, both memories, counters, RNGs, the
     current episode) to `path` (.npz), atomically."""
-    return atomic_savez(path, self.checkpoint_arrays())
+    return checkpoints.write(path, self.checkpoint_arrays())
 
   def restore(self, path):
     """Loads a checkpoint written by `save` by an agent of the same player,
     sizes and configuration; a mismatch raises before anything changes."""
-    self.load_checkpoint_arrays(load_npz(path, "NFSP"), path)
+    self.load_checkpoint_arrays(checkpoints.read(path, "NFSP"), path)
 
   def checkpoint_arrays(self):
     """The agent's checkpoint as a dict of arrays (what `save` writes).
@@ -577,14 +575,14 @@ def save_agents(path, game, agents, **extra):
   for p, agent in enumerate(agents):
     for key, value in agent.checkpoint_arrays().items():
       arrays[f"agent{p}/{key}"] = value
-  return atomic_savez(path, arrays)
+  return checkpoints.write(path, arrays)
 
 
 def restore_agents(path, game, agents, check=None):
   """Restores `save_agents`' file into `agents`; returns its `extra` arrays.
   Another game, configuration or agent size, or `check(extra)` raising,
   stops it before any agent changes."""
-  data = load_npz(path, "NFSP")
+  data = checkpoints.read(path, "NFSP")
   if str(data["game"]) != str(game):
     raise ValueError(f"{path!r} is a checkpoint of {data['game']}, not {game}")
   parts = [{k[len(f"agent{p}/"):]: v for k, v in data.items()
@@ -601,26 +599,6 @@ def restore_agents(path, game, agents, check=None):
   for agent, part in zip(agents, parts):
     agent.load_checkpoint_arrays(part, path)
   return extra
-
-
-def atomic_savez(path, arrays):
-  """`np.savez` to a temporary file renamed over `path`: a run killed while
-  writing leaves the previous checkpoint intact. Returns the path."""
-  path = path if path.endswith(".npz") else path + ".npz"
-  temporary = path + ".tmp.npz"
-  np.savez(temporary, **arrays)
-  os.replace(temporary, path)
-  return path
-
-
-def load_npz(path, kind):
-  """All arrays of an .npz checkpoint as a dict (FileNotFoundError naming
-  `kind` if there is none)."""
-  try:
-    with np.load(path if path.endswith(".npz") else path + ".npz") as data:
-      return {name: data[name] for name in data.files}
-  except FileNotFoundError:
-    raise FileNotFoundError(f"no {kind} checkpoint at {path!r}") from None
 
 
 def information_state_size(game):
