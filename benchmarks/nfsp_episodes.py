@@ -1,12 +1,14 @@
 """NFSP training episodes/s on Leduc: ours (batched and single-game) against
 OpenSpiel's PyTorch NFSP, same hyperparameters, side by side in one run.
 
-Every variant trains two agents with the NFSP paper's Leduc settings (sec. 4.1:
-hidden [64], M_RL 200k, M_SL 2m reservoir, SGD 0.1 / 0.005, 2 updates of batch
-128 per network every 128 steps, target refit every 300 updates, eta 0.1,
-epsilon from 0.06). OpenSpiel's agent learns one batch every `learn_every`
-steps, so it gets learn_every=64 (= 2 per 128) and target refits every
-300 x 64 = 19200 steps; both start learning at 128 records.
+Every variant trains two agents with `NFSPConfig.leduc()`, the NFSP paper's
+Leduc experiment (sec. 4.1, read through Heinrich's code: hidden [64], M_RL
+200k, M_SL 2m reservoir, SGD 0.1 / 0.005, 2 updates of batch 128 per network
+every 128 game steps, i.e. every 64 of one agent's, target refit every 300
+updates, eta 0.1, epsilon from 0.06, learning from 1000 records). OpenSpiel's
+agent learns one batch every `learn_every` of its steps, so it gets
+learn_every=32 (= 2 per 64) and target refits every 300 x 32 = 9600 steps,
+and starts learning at 1000 records too.
 
 Variants (each in its own process, rounds interleaved A B C A B C ...):
   pytorch      open_spiel.python.pytorch.nfsp in OpenSpiel's RL loop
@@ -60,8 +62,8 @@ def measure(variant, game_string, warmup, episodes, seed):
         p, size, game.num_distinct_actions(), [64],
         reservoir_buffer_capacity=2_000_000, anticipatory_param=0.1,
         batch_size=128, rl_learning_rate=0.1, sl_learning_rate=0.005,
-        min_buffer_size_to_learn=128, learn_every=64, optimizer_str="sgd",
-        replay_buffer_capacity=200_000, update_target_network_every=19_200,
+        min_buffer_size_to_learn=1000, learn_every=32, optimizer_str="sgd",
+        replay_buffer_capacity=200_000, update_target_network_every=9_600,
         discount_factor=1.0, epsilon_start=0.06, epsilon_end=0.001,
         epsilon_decay_duration=20_000_000, loss_str="mse", seed=seed + p)
               for p in range(2)]

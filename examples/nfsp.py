@@ -40,6 +40,10 @@ flags.DEFINE_integer("eval_every", 100_000, "Episodes between evaluations.")
 flags.DEFINE_list("eval_policies", ["average"],
                   "Policies to evaluate: average, best_response, "
                   "greedy_average.")
+flags.DEFINE_bool("diagnostics", True, "Where exploitability is computable, "
+                  "also log each player's best-response gap (exact best "
+                  "response minus greedy Q against the other's average) and "
+                  "the exploitability of M_SL's action counts.")
 flags.DEFINE_integer("eval_deals", 2000, "Duplicate deals per match where "
                      "exploitability is out of reach (LHE).")
 flags.DEFINE_list("hidden_layers", None, "Hidden layer sizes (preset's).")
@@ -50,8 +54,21 @@ flags.DEFINE_enum("sl_memory_kind", None, list(nfsp.SL_MEMORIES),
 flags.DEFINE_float("eta", None, "Anticipatory parameter (preset's).")
 flags.DEFINE_float("rl_learning_rate", None, "DQN SGD stepsize (preset's).")
 flags.DEFINE_float("epsilon_start", None, "Initial exploration (preset's).")
-flags.DEFINE_float("epsilon_decay_steps", None, "Exploration decays as "
-                   "1/sqrt(1 + steps / this) (preset's).")
+flags.DEFINE_enum("epsilon_schedule", None, list(nfsp.EPSILON_SCHEDULES),
+                  "Exploration decay over iterations k (preset's): "
+                  "'polynomial' 1/(1 + epsilon_decay sqrt(k)), 'inverse_sqrt' "
+                  "1/sqrt(1 + k).")
+flags.DEFINE_float("epsilon_decay", None, "The polynomial schedule's constant "
+                   "(preset's).")
+flags.DEFINE_integer("learn_every", None, "Agent's own steps between learning "
+                     "calls (preset's).")
+flags.DEFINE_integer("target_refit_every", None, "DQN updates between target "
+                     "refits, 0 for none (preset's).")
+flags.DEFINE_integer("min_memory_to_learn", None, "Records a memory needs "
+                     "before its network trains (preset's).")
+flags.DEFINE_float("reward_scale", None, "Reward multiplier (preset's).")
+flags.DEFINE_enum("init", None, ["torch", "glorot"], "Starting weights "
+                  "(preset's).")
 flags.DEFINE_string("device", None, "TensorFlow device, e.g. /GPU:0 or "
                     "/CPU:0 (default: TensorFlow's choice).")
 flags.DEFINE_enum("driver", "selfplay", ["selfplay", "rl_environment"],
@@ -77,7 +94,12 @@ def make_config():
              "sl_memory": FLAGS.sl_memory_kind, "anticipatory": FLAGS.eta,
              "rl_learning_rate": FLAGS.rl_learning_rate,
              "epsilon_start": FLAGS.epsilon_start,
-             "epsilon_decay_steps": FLAGS.epsilon_decay_steps,
+             "epsilon_schedule": FLAGS.epsilon_schedule,
+             "epsilon_decay": FLAGS.epsilon_decay,
+             "learn_every": FLAGS.learn_every,
+             "target_refit_every": FLAGS.target_refit_every,
+             "min_memory_to_learn": FLAGS.min_memory_to_learn,
+             "reward_scale": FLAGS.reward_scale, "init": FLAGS.init,
              "device": FLAGS.device}
   return dataclasses.replace(
       config, **{k: v for k, v in changes.items() if v is not None})
@@ -92,11 +114,25 @@ def evaluate(game, agents):
     learned = nfsp.NFSPPolicy(game, agents, kind)
     if _metric(game) == "exploitability":
       metrics[name] = evaluation.exploitability(game, learned.to_tabular())
+      if kind == "average" and FLAGS.diagnostics:
+        metrics.update(nfsp.diagnostics(game, agents))
     else:
       metrics[name] = evaluation.head_to_head(
           game, learned, _uniform, FLAGS.eval_deals,
           seed=FLAGS.seed).mbb_per_hand
   return metrics
+
+
+def _plotted(path, row, metric):
+  """The curves of `path` to draw: NFSP's metric and, where logged, the
+  diagnostics beside it (same units: chips per hand)."""
+  lines = {"NFSP average policy": (path, metric)}
+  labels = {"exploitability_sl_memory": "M_SL action counts",
+            "br_gap_0": "best-response gap, player 0",
+            "br_gap_1": "best-response gap, player 1"}
+  lines.update({label: (path, column) for column, label in labels.items()
+                if column in row})
+  return lines
 
 
 def _metric(game):
@@ -174,7 +210,8 @@ def main(argv):
       if (loop.episodes // FLAGS.checkpoint_every >
           before // FLAGS.checkpoint_every or loop.episodes >= FLAGS.episodes):
         loop.save(checkpoint)
-      evaluation.plot_curves({"NFSP": logger.path}, png, metric=metric,
+      evaluation.plot_curves(_plotted(logger.path, row, metric), png,
+                             metric=metric,
                              loglog=metric.startswith("exploitability"),
                              title=str(game), xlabel="episodes")
   print(f"\n{'episodes':>12} {'seconds':>9} {metric}")

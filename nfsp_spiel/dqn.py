@@ -4,8 +4,12 @@ Heinrich & Silver 2016 (NFSP), sec. 3; Heinrich's thesis sec. 6.4, eq. 6.1
 and 6.2: a Q-network fitted by SGD on the squared error
 `(r + max_a' Q(s', a'; theta') - Q(s, a; theta))^2` (no discount: episodes
 are short and rewards are the game's returns), a target network theta'
-refitted every `target_refit_every` updates, and the epsilon-greedy policy of
-eq. 6.2. The maximum over a' is taken over the legal actions of s' only
+refitted every `target_refit_every` updates (0: none, theta' = theta, as
+Heinrich's public Leduc code runs), and the epsilon-greedy policy of
+eq. 6.2. The loss is half the batch mean of that squared error, so that its
+gradient is (Q - target) / batch on the taken action: the scale of Heinrich's
+own Q-learner (`fsp/learner/qlearner.lua`), at which the papers' SGD stepsize
+0.1 was tuned (the full mean would double every step). The maximum over a' is taken over the legal actions of s' only
 (OpenSpiel's games have no duplicate actions for illegal raises, unlike the
 thesis' modified environment of sec. 6.5).
 
@@ -27,26 +31,31 @@ class DQN:
   """A Q-network with a target network, trained by plain SGD."""
 
   def __init__(self, state_size, num_actions, hidden_layers, learning_rate,
-               target_refit_every, rng):
+               target_refit_every, rng, init="torch"):
     self.q_network = networks.MLP(state_size, hidden_layers, num_actions, rng,
-                                  name="q_network")
-    self.target_network = networks.MLP(state_size, hidden_layers, num_actions,
-                                       rng, name="target_network")
-    self.target_network.assign(self.q_network.numpy_weights())
+                                  name="q_network", init=init)
+    self.target_network = None  # bootstrap from the Q-network itself
+    if target_refit_every:
+      self.target_network = networks.MLP(state_size, hidden_layers,
+                                         num_actions, rng,
+                                         name="target_network", init=init)
+      self.target_network.assign(self.q_network.numpy_weights())
     self.learning_rate = learning_rate
     self.target_refit_every = target_refit_every
     self.updates = tf.Variable(0, dtype=tf.int64, name="updates")
     self.weights = self.q_network.numpy_weights()
 
   def loss(self, batch):
-    """Mean squared TD error of eq. 6.1 on a batch of transitions."""
-    next_values = self.target_network(batch["next_state"])
+    """Half the mean squared TD error of eq. 6.1 on a batch of transitions."""
+    bootstrap = (self.q_network if self.target_network is None
+                 else self.target_network)
+    next_values = bootstrap(batch["next_state"])
     next_values += (1.0 - batch["next_legal"]) * _ILLEGAL
     target = batch["reward"] + (1.0 - batch["done"]) * tf.reduce_max(
         next_values, axis=1)
     values = tf.gather(self.q_network(batch["state"]), batch["action"],
                        batch_dims=1)
-    return tf.reduce_mean(tf.square(tf.stop_gradient(target) - values))
+    return 0.5 * tf.reduce_mean(tf.square(tf.stop_gradient(target) - values))
 
   def update(self, batch):
     """One SGD step on `batch`, then the target refit when due (graph code:
@@ -54,7 +63,8 @@ class DQN:
     loss = networks.sgd_step(lambda: self.loss(batch),
                              self.q_network.weights, self.learning_rate)
     self.updates.assign_add(1)
-    if self.updates % self.target_refit_every == 0:
+    if (self.target_network is not None and
+        self.updates % self.target_refit_every == 0):
       for target, source in zip(self.target_network.weights,
                                 self.q_network.weights):
         target.assign(source)

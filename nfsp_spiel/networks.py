@@ -12,21 +12,40 @@ import numpy as np
 import tensorflow as tf
 
 
-class MLP(tf.Module):
-  """`input_size` -> hidden ReLU layers -> linear `output_size` outputs.
+INITIALISATIONS = ("torch", "glorot")
 
-  Weights start Glorot-uniform, biases at zero (Keras' `Dense` defaults).
+
+def initial_layer(fan_in, fan_out, init, rng):
+  """One layer's starting (weights, bias) as float32 arrays.
+
+  "torch": Torch7's `nn.Linear` default, weights and biases uniform in
+  +-1/sqrt(fan_in): what Heinrich's NFSP code (`fsp/net/fully_connected.lua`)
+  starts from. "glorot": Glorot-uniform weights, zero biases (Keras' `Dense`).
   """
+  if init == "torch":
+    limit = 1.0 / np.sqrt(fan_in)
+    weights = rng.uniform(-limit, limit, (fan_in, fan_out))
+    bias = rng.uniform(-limit, limit, fan_out)
+  elif init == "glorot":
+    limit = np.sqrt(6.0 / (fan_in + fan_out))
+    weights = rng.uniform(-limit, limit, (fan_in, fan_out))
+    bias = np.zeros(fan_out)
+  else:
+    raise ValueError(f"init={init!r}: must be one of {INITIALISATIONS}")
+  return weights.astype(np.float32), bias.astype(np.float32)
 
-  def __init__(self, input_size, hidden_layers, output_size, rng, name=None):
+
+class MLP(tf.Module):
+  """`input_size` -> hidden ReLU layers -> linear `output_size` outputs,
+  initialised by `initial_layer(..., init, rng)`."""
+
+  def __init__(self, input_size, hidden_layers, output_size, rng, name=None,
+               init="torch"):
     super().__init__(name=name)
     sizes = [input_size, *hidden_layers, output_size]
-    self.layers = []
-    for fan_in, fan_out in zip(sizes[:-1], sizes[1:]):
-      limit = np.sqrt(6.0 / (fan_in + fan_out))
-      weights = rng.uniform(-limit, limit, (fan_in, fan_out))
-      self.layers.append((tf.Variable(weights.astype(np.float32)),
-                          tf.Variable(np.zeros(fan_out, np.float32))))
+    self.layers = [tuple(tf.Variable(a) for a in
+                         initial_layer(fan_in, fan_out, init, rng))
+                   for fan_in, fan_out in zip(sizes[:-1], sizes[1:])]
 
   @property
   def weights(self):

@@ -43,47 +43,73 @@ from open_spiel.python import rl_agent
 
 from nfsp_spiel import checkpoints
 from nfsp_spiel import dqn as dqn_lib
+from nfsp_spiel import evaluation
 from nfsp_spiel import networks
 from nfsp_spiel import replay_memory
 
 SL_MEMORIES = ("reservoir", "exponential_reservoir", "sliding_window")
 POLICIES = ("average", "best_response", "greedy_average")
+EPSILON_SCHEDULES = ("polynomial", "inverse_sqrt")
 
 
 @dataclasses.dataclass(frozen=True)
 class NFSPConfig:
-  """NFSP's hyperparameters; defaults are the NFSP paper's Leduc values.
+  """NFSP's hyperparameters; defaults are the NFSP paper's Leduc experiment.
+
+  Where the paper (sec. 4.1; thesis sec. 6.6.1) is vague, Heinrich's public
+  Leduc code (GitHub Johannes-H/nfsp-leduc: `leduc_fsp3.lua`,
+  `fsp/algo/fsp3.lua`, `fsp/learner/qlearner.lua`, `fsp/simulator/leduc.lua`)
+  settles it; each field names its source. That code plays 128 games in
+  lockstep: one *iteration* is one step in each game (both players' steps
+  together), after which every player makes 2 SGD updates per network. An
+  agent here counts only its own steps, about half of a two-player game's, so
+  "every 128 steps in the game" is `learn_every=64` own steps, and the
+  exploration schedule's iteration counter is `steps / learn_every`.
 
   Attributes:
     hidden_layers: ReLU layer sizes of both networks (sec. 4.1: [64]; fig. 1a
       sweeps sizes).
-    rl_memory_capacity: M_RL, a circular buffer (200k).
-    sl_memory_capacity: M_SL (2m).
+    rl_memory_capacity: M_RL, a circular buffer (200k, sec. 4.1).
+    sl_memory_capacity: M_SL (2m, sec. 4.1).
     sl_memory: "reservoir" (Vitter; sec. 4.1), "exponential_reservoir"
       (Osborne et al.; sec. 4.3, fig. 1b) or "sliding_window" (fig. 1b's
       ablation: a circular buffer).
     sl_min_probability: the exponential reservoir's minimum replacement
       probability (0.25, sec. 4.3).
-    rl_learning_rate: plain SGD on eq. 6.1 (0.1).
-    sl_learning_rate: plain SGD on eq. 6.3 (0.005).
-    batch_size: minibatch of each update (128).
-    learn_every: the agent's steps between learning calls (128).
-    updates_per_learn: SGD updates per network per learning call (2).
-    target_refit_every: DQN updates between target-network refits (300).
+    rl_learning_rate: plain SGD on half the mean squared TD error of eq. 6.1
+      (0.1, sec. 4.1; the half is qlearner.lua's gradient (Q - target) /
+      batch: stepsize 0.2 on the full mean is the same update).
+    sl_learning_rate: plain SGD on the mean cross-entropy of eq. 6.3 (0.005,
+      sec. 4.1; avglearner.lua).
+    batch_size: minibatch of each update (128, sec. 4.1).
+    learn_every: the agent's own steps between learning calls (64: the
+      paper's 128 steps in the game, both players' together, fsp3.lua).
+    updates_per_learn: SGD updates per network per learning call (2,
+      sec. 4.1).
+    target_refit_every: DQN updates between target-network refits (300,
+      sec. 4.1); 0 bootstraps from the Q-network itself, as the public Leduc
+      code does (`q_target_net_refresh = 0`).
     anticipatory: eta, the probability of following epsilon-greedy(Q) in an
-      episode (0.1; 1.0 is the DQN baseline).
-    epsilon_start: exploration of epsilon-greedy(Q) at the start (0.06).
-    epsilon_decay_steps: the papers decay epsilon "to 0, proportionally to
-      the inverse square root of the number of iterations"; we read an
-      iteration as one learning call: epsilon = epsilon_start /
-      sqrt(1 + steps / epsilon_decay_steps), with steps the agent's own.
+      episode (0.1, sec. 4.1; 1.0 is the DQN baseline).
+    epsilon_start: exploration of epsilon-greedy(Q) at the start (0.06,
+      sec. 4.1).
+    epsilon_schedule: how epsilon decays with the iteration k = steps /
+      learn_every. "polynomial": epsilon_start / (1 + epsilon_decay *
+      sqrt(k)), the public code's (`util.polynomialDecay` with exponent 0.5,
+      `explo_const = 1e-2`): still 0.02 after a million Leduc episodes.
+      "inverse_sqrt": epsilon_start / sqrt(1 + k), the paper's words read
+      literally (0.0005 by then; this package's earlier default).
+    epsilon_decay: the polynomial schedule's constant (0.01, leduc_fsp3.lua).
     min_memory_to_learn: records a memory needs before its network trains
-      (not in the papers; one batch by default).
-    reward_scale: rewards are multiplied by this before they reach M_RL. The
-      thesis (sec. 6.5) maps "monetary units" to rewards; OpenSpiel's ACPC
-      Limit Hold'em pays in chips (big blind 10, up to 240 a hand), so the
-      LHE preset counts in big blinds (0.1), where plain SGD at 0.1 stays
-      stable, as Leduc's +-13 does at scale 1.
+      (1000, leduc_fsp3.lua's `minReplayData`; the paper is silent).
+    init: starting weights, "torch" (uniform +-1/sqrt(fan_in), biases too:
+      Torch7's `nn.Linear`, which the public code uses) or "glorot"
+      (Glorot-uniform weights, zero biases).
+    reward_scale: rewards are multiplied by this before they reach M_RL.
+      The public Leduc code scales chips by 0.0385 (~1/26, Leduc's largest
+      pot; `REW_SCALE` in `fsp/simulator/leduc.lua`), although the thesis
+      (sec. 6.5) says monetary units map to rewards 1:1. Q-values in units
+      of the largest pot keep plain SGD at 0.1 stable.
     memory_dtype: dtype of the states in the memories; "uint8" stores the
       papers' 0/1 encodings in a quarter of the space (LHE's 30m records).
     evaluation_policy: what `step(..., is_evaluation=True)` plays: "average"
@@ -100,14 +126,16 @@ class NFSPConfig:
   rl_learning_rate: float = 0.1
   sl_learning_rate: float = 0.005
   batch_size: int = 128
-  learn_every: int = 128
+  learn_every: int = 64
   updates_per_learn: int = 2
   target_refit_every: int = 300
   anticipatory: float = 0.1
   epsilon_start: float = 0.06
-  epsilon_decay_steps: float = 128
-  min_memory_to_learn: int = 128
-  reward_scale: float = 1.0
+  epsilon_schedule: str = "polynomial"
+  epsilon_decay: float = 0.01
+  min_memory_to_learn: int = 1000
+  init: str = "torch"
+  reward_scale: float = 0.0385
   memory_dtype: str = "float32"
   evaluation_policy: str = "average"
   device: str | None = None
@@ -122,18 +150,23 @@ class NFSPConfig:
         ("sl_min_probability", 0 < self.sl_min_probability <= 1, "in (0, 1]"),
         ("anticipatory", 0 <= self.anticipatory <= 1, "in [0, 1]"),
         ("epsilon_start", 0 <= self.epsilon_start <= 1, "in [0, 1]"),
-        ("epsilon_decay_steps", self.epsilon_decay_steps > 0, "positive"),
+        ("epsilon_schedule", self.epsilon_schedule in EPSILON_SCHEDULES,
+         f"one of {EPSILON_SCHEDULES}"),
+        ("epsilon_decay", self.epsilon_decay >= 0, "non-negative"),
+        ("init", self.init in networks.INITIALISATIONS,
+         f"one of {networks.INITIALISATIONS}"),
         ("rl_learning_rate", self.rl_learning_rate > 0, "positive"),
         ("reward_scale", self.reward_scale > 0, "positive"),
         ("sl_learning_rate", self.sl_learning_rate > 0, "positive"),
+        ("target_refit_every", self.target_refit_every >= 0,
+         "a non-negative integer (0: no target network)"),
         ("memory_dtype", self.memory_dtype in ("float32", "uint8"),
          "'float32' or 'uint8'"),
         ("evaluation_policy", self.evaluation_policy in POLICIES,
          f"one of {POLICIES}"),
     ]
     for name in ("rl_memory_capacity", "sl_memory_capacity", "batch_size",
-                 "learn_every", "updates_per_learn", "target_refit_every",
-                 "min_memory_to_learn"):
+                 "learn_every", "updates_per_learn", "min_memory_to_learn"):
       checks.append((name, getattr(self, name) >= 1, "a positive integer"))
     for name, ok, allowed in checks:
       if not ok:
@@ -142,26 +175,31 @@ class NFSPConfig:
 
   @classmethod
   def leduc(cls, **changes):
-    """The NFSP paper's Leduc Hold'em settings (sec. 4.1)."""
+    """The NFSP paper's Leduc Hold'em experiment (sec. 4.1, with the public
+    code's readings: see the class docstring)."""
     return cls(**changes)
 
   @classmethod
   def lhe(cls, **changes):
-    """The NFSP paper's Limit Texas Hold'em settings (sec. 4.3). Epsilon
-    decays "more slowly than in Leduc": we take 10x the decay steps."""
+    """The NFSP paper's Limit Texas Hold'em settings (sec. 4.3), read as the
+    Leduc preset is: 256 game steps per iteration (128 of one agent's),
+    learning from 1000 records, rewards in units of the largest pot (480
+    chips in OpenSpiel's ACPC game, as Leduc's 0.0385 is 1/26). Epsilon
+    "decayed to 0, more slowly than in Leduc": the same polynomial schedule
+    over iterations twice as long, i.e. per game step sqrt(2) slower."""
     return cls(**{**dict(
         hidden_layers=(1024, 512, 1024, 512), rl_memory_capacity=600_000,
         sl_memory_capacity=30_000_000, sl_memory="exponential_reservoir",
-        sl_learning_rate=0.01, batch_size=256, learn_every=256,
+        sl_learning_rate=0.01, batch_size=256, learn_every=128,
         target_refit_every=1000, epsilon_start=0.08,
-        epsilon_decay_steps=2560, min_memory_to_learn=256,
-        reward_scale=0.1, memory_dtype="uint8"), **changes})
+        reward_scale=1 / 480, memory_dtype="uint8"), **changes})
 
   @classmethod
   def dqn(cls, **changes):
     """Sec. 4.2's DQN baseline on Leduc: eta = 1 (the average network only
     observes), the best calibration the paper found: learning rate 0.1,
-    exploration from 0.12, a 2m sliding-window M_RL."""
+    exploration from 0.12, a 2m sliding-window M_RL; everything else as the
+    Leduc preset."""
     return cls(**{**dict(anticipatory=1.0, epsilon_start=0.12,
                          rl_memory_capacity=2_000_000), **changes})
 
@@ -222,11 +260,13 @@ class NFSP(rl_agent.AbstractAgent):
     with self._placement():
       self.dqn = dqn_lib.DQN(self.state_size, self.num_actions,
                              config.hidden_layers, config.rl_learning_rate,
-                             config.target_refit_every, self._rng)
+                             config.target_refit_every, self._rng,
+                             config.init)
       self.average_network = networks.MLP(self.state_size,
                                           config.hidden_layers,
                                           self.num_actions, self._rng,
-                                          name="average_network")
+                                          name="average_network",
+                                          init=config.init)
     self._average_weights = self.average_network.numpy_weights()
     # One record per row: M_RL holds [s, a, r, s', legal(s'), done] in
     # float32, M_SL [s, a] in `memory_dtype`; one array per memory makes
@@ -272,8 +312,14 @@ class NFSP(rl_agent.AbstractAgent):
 
   @property
   def epsilon(self):
-    return self.config.epsilon_start / np.sqrt(
-        1.0 + self.steps / self.config.epsilon_decay_steps)
+    """The exploration of epsilon-greedy(Q) at iteration steps / learn_every
+    (`NFSPConfig.epsilon_schedule`)."""
+    config = self.config
+    iteration = self.steps / config.learn_every
+    if config.epsilon_schedule == "polynomial":
+      return config.epsilon_start / (
+          1.0 + config.epsilon_decay * np.sqrt(iteration))
+    return config.epsilon_start / np.sqrt(1.0 + iteration)
 
   def begin_episodes(self, count):
     """Per new episode: True where the agent follows epsilon-greedy(Q)."""
@@ -372,12 +418,14 @@ class NFSP(rl_agent.AbstractAgent):
     with self._placement():
       losses, q_weights, average_weights = self._learn_functions[key](
           *batches)
-    self.losses = {name: float(value) for name, value in losses.items()}
-    if not all(np.isfinite(list(self.losses.values()))):
+    losses = {name: float(value) for name, value in losses.items()}
+    if not all(np.isfinite(list(losses.values()))):
       raise FloatingPointError(
-          f"NFSP agent {self.player_id}: training diverged ({self.losses}); "
+          f"NFSP agent {self.player_id}: training diverged ({losses}); "
           "lower rl_learning_rate / sl_learning_rate or scale the rewards "
           "with NFSPConfig.reward_scale")
+    # A network whose memory is not ready yet keeps its loss at NaN.
+    self.losses = {**self.losses, **losses}
     if key[0]:
       self.dqn.weights = [w.numpy() for w in q_weights]
     if key[1]:
@@ -563,9 +611,10 @@ class NFSP(rl_agent.AbstractAgent):
     self._average_weights = self.average_network.numpy_weights()
 
   def _networks(self):
-    return {"q_network": self.dqn.q_network,
-            "target_network": self.dqn.target_network,
-            "average_network": self.average_network}
+    networks_ = {"q_network": self.dqn.q_network,
+                 "target_network": self.dqn.target_network,
+                 "average_network": self.average_network}
+    return {k: v for k, v in networks_.items() if v is not None}
 
 
 def save_agents(path, game, agents, **extra):
@@ -648,6 +697,61 @@ class NFSPPolicy(policy_lib.Policy):
       tabular.action_probability_array[rows] = self._agents[
           player].probabilities(tensors[rows], legal[rows], self._kind)
     return tabular
+
+
+def sl_memory_policy(game, agents):
+  """The action frequencies in each agent's M_SL as a `TabularPolicy`.
+
+  What a perfect supervised fit of Pi to M_SL would play: each information
+  state (matched by its information-state tensor) gets the frequencies of
+  the actions M_SL holds for that tensor, uniform where it holds none. Its
+  exploitability beside Pi's tells whether a run is limited by the
+  supervised fit or by the best-response data it fits (small games only).
+  """
+  tabular = policy_lib.TabularPolicy(game)
+  tensors, legal = _tabular_inputs(tabular)
+  for player, rows in enumerate(_rows_by_player(tabular)):
+    agent = agents[player]
+    agent.store()
+    records = agent.sl_memory.fields["record"][:len(agent.sl_memory)]
+    states = records[:, :-1].astype(np.float32)
+    keys, inverse = np.unique(_row_keys(np.concatenate([tensors[rows],
+                                                        states])),
+                              return_inverse=True)
+    counts = np.zeros((len(keys), agent.num_actions))
+    np.add.at(counts, (inverse[len(rows):], records[:, -1].astype(np.int64)),
+              1.0)
+    counts = counts[inverse[:len(rows)]] * legal[rows]
+    seen = counts.sum(axis=1, keepdims=True)
+    uniform = legal[rows] / legal[rows].sum(axis=1, keepdims=True)
+    tabular.action_probability_array[rows] = np.where(
+        seen > 0, counts / np.maximum(seen, 1.0), uniform)
+  return tabular
+
+
+def diagnostics(game, agents):
+  """What limits a run on a game small enough for exact best responses:
+  each player's best-response gap (`br_gap_<p>`: exact best-response value
+  minus the greedy Q policy's, against the other's average; the RL side) and
+  the exploitability of M_SL's raw action counts (`exploitability_sl_memory`,
+  the data Pi is fitted to; compare it with Pi's own exploitability)."""
+  average = NFSPPolicy(game, agents).to_tabular()
+  greedy = NFSPPolicy(game, agents, "best_response").to_tabular()
+  gaps = evaluation.best_response_gaps(game, average,
+                                       [greedy] * game.num_players())
+  return {**{f"br_gap_{p}": gap for p, gap in enumerate(gaps)},
+          "exploitability_sl_memory": evaluation.exploitability(
+              game, sl_memory_policy(game, agents))}
+
+
+def _row_keys(rows):
+  """One hashable, sortable key per row of a 2-D array (exact equality):
+  packed bits where every entry is 0 or 1 (the papers' encodings)."""
+  if np.isin(rows, (0.0, 1.0)).all():
+    rows = np.packbits(rows.astype(bool), axis=1)
+  rows = np.ascontiguousarray(rows)
+  return rows.view(np.dtype((np.void, rows.dtype.itemsize * rows.shape[1])))[
+      :, 0]
 
 
 _TABULAR_INPUTS = {}

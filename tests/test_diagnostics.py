@@ -53,3 +53,20 @@ def test_strategy_distance_on_full_river_poker():
   # bet; fold or call): squared distance 0.5^2 + 0.5^2.
   assert evaluation.strategy_distance(game, uniform, always_call) == \
       pytest.approx(4324 * 0.5)
+
+
+def test_best_response_gaps_per_player():
+  """Player 0 plays an exact best response, player 1 the average itself:
+  the gaps are 0 and player 1's best-response value minus its on-policy
+  value; their mean is eq. 5.2."""
+  game = pyspiel.load_game("kuhn_poker")
+  average = policy_lib.UniformRandomPolicy(game)
+  exact = py_best_response.BestResponsePolicy(game, 0, average)
+  gaps = evaluation.best_response_gaps(game, average, [exact, average])
+  values = evaluation.best_response_values(game, average)
+  assert gaps[0] == pytest.approx(0.0, abs=1e-9)
+  assert gaps[1] == pytest.approx(values.best_response[1] -
+                                  values.on_policy[1], abs=1e-12)
+  assert gaps[1] > 0.1
+  assert evaluation.best_response_quality(game, average, [exact, average]) \
+      == pytest.approx(sum(gaps) / 2)

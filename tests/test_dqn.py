@@ -5,6 +5,7 @@ import pytest
 import tensorflow as tf
 
 from nfsp_spiel import dqn
+from nfsp_spiel import networks
 from nfsp_spiel import nfsp
 
 
@@ -53,10 +54,69 @@ def test_td_loss_matches_a_numpy_computation():
   next_q = np.where(batch["next_legal"] > 0,
                     learner.q_values(batch["next_state"]), -np.inf).max(1)
   next_q[-1] = 0.0
-  expected = np.mean((batch["reward"] + next_q - q[np.arange(6),
-                                                   batch["action"]]) ** 2)
+  # Half the mean squared TD error: gradient (Q - target) / batch, the
+  # scale of Heinrich's qlearner.lua.
+  expected = 0.5 * np.mean((batch["reward"] + next_q - q[np.arange(6),
+                                                         batch["action"]]) ** 2)
   loss = learner.loss({k: tf.constant(v) for k, v in batch.items()})
   assert float(loss) == pytest.approx(expected, rel=1e-5)
+
+
+def test_without_a_target_network_the_q_network_bootstraps_itself():
+  """target_refit_every=0 (Heinrich's public Leduc code): the TD target's
+  max comes from the Q-network being trained."""
+  rng = np.random.default_rng(3)
+  online = dqn.DQN(4, 3, (5,), 0.1, 0, rng)
+  assert online.target_network is None
+  batch = {"state": rng.random((4, 4)).astype(np.float32),
+           "action": np.array([0, 1, 2, 0], np.int32),
+           "reward": rng.normal(size=4).astype(np.float32),
+           "next_state": rng.random((4, 4)).astype(np.float32),
+           "next_legal": np.ones((4, 3), np.float32),
+           "done": np.zeros(4, np.float32)}
+  q = online.q_values(batch["state"])
+  next_q = online.q_values(batch["next_state"]).max(1)
+  expected = 0.5 * np.mean((batch["reward"] + next_q - q[np.arange(4),
+                                                         batch["action"]]) ** 2)
+  loss = online.loss({k: tf.constant(v) for k, v in batch.items()})
+  assert float(loss) == pytest.approx(expected, rel=1e-5)
+  lagging = dqn.DQN(4, 3, (5,), 0.1, 300, rng)  # its target differs
+  lagging.q_network.assign(online.q_network.numpy_weights())
+  lagged = lagging.loss({k: tf.constant(v) for k, v in batch.items()})
+  assert float(lagged) != pytest.approx(expected, rel=1e-3)
+
+
+def test_an_update_moves_q_by_the_gradient_of_half_the_squared_error():
+  """One SGD step at stepsize lr on a single transition moves the output
+  bias of the taken action by lr * (target - Q), nothing else of it."""
+  rng = np.random.default_rng(2)
+  learner = dqn.DQN(4, 3, (5,), 0.1, 0, rng)
+  batch = {"state": rng.random((1, 4)).astype(np.float32),
+           "action": np.array([1], np.int32),
+           "reward": np.array([0.7], np.float32),
+           "next_state": np.zeros((1, 4), np.float32),
+           "next_legal": np.zeros((1, 3), np.float32),
+           "done": np.ones(1, np.float32)}
+  q = learner.q_values(batch["state"])[0, 1]
+  bias = learner.q_network.numpy_weights()[-1]
+  learner.update({k: tf.constant(v) for k, v in batch.items()})
+  moved = learner.q_network.numpy_weights()[-1] - bias
+  np.testing.assert_allclose(moved, [0.0, 0.1 * (0.7 - q), 0.0], rtol=1e-5,
+                             atol=1e-7)
+
+
+def test_torch_initialisation_bounds():
+  """Torch7's nn.Linear default: weights and biases in +-1/sqrt(fan_in)."""
+  rng = np.random.default_rng(0)
+  for fan_in, fan_out in ((30, 64), (64, 3)):
+    weights, bias = networks.initial_layer(fan_in, fan_out, "torch", rng)
+    limit = 1 / np.sqrt(fan_in)
+    assert np.abs(weights).max() <= limit and np.abs(bias).max() <= limit
+    assert np.abs(weights).max() > 0.9 * limit and np.abs(bias).min() > 0
+  weights, bias = networks.initial_layer(30, 64, "glorot", rng)
+  assert not bias.any() and np.abs(weights).max() <= np.sqrt(6 / 94)
+  with pytest.raises(ValueError, match="init='he'"):
+    networks.initial_layer(3, 3, "he", rng)
 
 
 def test_epsilon_greedy_distribution():

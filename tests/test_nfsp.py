@@ -41,25 +41,38 @@ def test_presets_hold_the_papers_values():
           leduc.sl_memory_capacity, leduc.sl_memory) == (
               (64,), 200_000, 2_000_000, "reservoir")
   assert (leduc.rl_learning_rate, leduc.sl_learning_rate, leduc.batch_size,
-          leduc.learn_every, leduc.updates_per_learn,
-          leduc.target_refit_every, leduc.anticipatory,
-          leduc.epsilon_start) == (0.1, 0.005, 128, 128, 2, 300, 0.1, 0.06)
+          leduc.updates_per_learn, leduc.target_refit_every,
+          leduc.anticipatory, leduc.epsilon_start) == (
+              0.1, 0.005, 128, 2, 300, 0.1, 0.06)
+  # Heinrich's public Leduc code: 128 game steps (64 of one agent's) per
+  # iteration, epsilon 0.06 / (1 + 0.01 sqrt(k)), learning from 1000 records,
+  # Torch7's initialisation, rewards scaled by 0.0385.
+  assert (leduc.learn_every, leduc.epsilon_schedule, leduc.epsilon_decay,
+          leduc.min_memory_to_learn, leduc.init, leduc.reward_scale) == (
+              64, "polynomial", 0.01, 1000, "torch", 0.0385)
   lhe = nfsp.NFSPConfig.lhe()
   assert (lhe.hidden_layers, lhe.rl_memory_capacity, lhe.sl_memory_capacity,
           lhe.sl_memory, lhe.sl_min_probability, lhe.sl_learning_rate,
           lhe.batch_size, lhe.learn_every, lhe.target_refit_every,
           lhe.epsilon_start) == ((1024, 512, 1024, 512), 600_000, 30_000_000,
                                  "exponential_reservoir", 0.25, 0.01, 256,
-                                 256, 1000, 0.08)
+                                 128, 1000, 0.08)
+  assert lhe.reward_scale == pytest.approx(1 / 480)
   assert nfsp.NFSPConfig.dqn().anticipatory == 1.0
   assert nfsp.NFSPConfig.leduc(anticipatory=0.5).anticipatory == 0.5
 
 
-def test_epsilon_decays_like_inverse_square_root():
+def test_epsilon_schedules():
+  """Polynomial (the public code's): 0.06 / (1 + 0.01 sqrt(k)); inverse
+  square root: 0.06 / sqrt(1 + k); k = own steps / learn_every."""
   agent = nfsp.NFSP(0, 11, 2, nfsp.NFSPConfig())
   assert agent.epsilon == pytest.approx(0.06)
-  agent.steps = 128 * 99
-  assert agent.epsilon == pytest.approx(0.006)
+  agent.steps = 64 * 10_000  # k = 10^4: sqrt(k) = 100
+  assert agent.epsilon == pytest.approx(0.03)
+  literal = nfsp.NFSP(0, 11, 2, nfsp.NFSPConfig(
+      epsilon_schedule="inverse_sqrt", learn_every=128))
+  literal.steps = 128 * 99
+  assert literal.epsilon == pytest.approx(0.006)
 
 
 def test_rl_loop_conformance_and_evaluation_does_not_learn():
@@ -216,3 +229,26 @@ def test_bad_input():
     agent.probabilities(np.zeros((1, 10)), np.ones((1, 2)), "greedy")
   with pytest.raises(TypeError, match="NFSPConfig"):
     nfsp.NFSP(0, 10, 2, {"anticipatory": 0.1})
+
+
+def test_sl_memory_policy_counts_actions_per_information_state():
+  """M_SL's raw frequencies at the information states whose tensors it
+  holds, uniform elsewhere; states sharing a tensor share them."""
+  game = pyspiel.load_game("kuhn_poker")
+  agents = nfsp.agents_for(game, SMALL)
+  state = game.new_initial_state()
+  state.apply_action(0)  # player 0 holds the jack
+  state.apply_action(1)
+  jack = np.asarray(state.information_state_tensor(0), np.float32)
+  # Three passes and a bet at the jack's first decision, nothing else.
+  agents[0].record_steps(np.repeat(jack[None], 4, axis=0), [0, 0, 0, 1],
+                         [True] * 4)
+  tabular = nfsp.sl_memory_policy(game, agents)
+  np.testing.assert_allclose(
+      tabular.policy_for_key(state.information_state_string(0)), [0.75, 0.25])
+  state.apply_action(0)
+  state.apply_action(1)  # jack, pass, bet: never recorded
+  np.testing.assert_allclose(
+      tabular.policy_for_key(state.information_state_string(0)), [0.5, 0.5])
+  assert (tabular.action_probability_array[
+      np.array(list(tabular.state_lookup.values()))] >= 0).all()

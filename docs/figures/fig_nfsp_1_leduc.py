@@ -4,17 +4,18 @@
   1b  NFSP against its ablations: sliding-window M_SL, eta = 0.5,
       exponential reservoir M_SL;
   1c  NFSP against DQN (NFSP with eta = 1, sec. 4.2): average and greedy
-      (best-response) strategies;
-  1b_rl0.01  reservoir against sliding window at DQN stepsize 0.01 (the
-      setting that reaches 0.1 here).
+      (best-response) strategies.
 
 Every run trains with the batched self-play driver and the paper's settings
-(`NFSPConfig.leduc()`), one process per run, and logs exploitability at
-log-spaced episode counts to `data/nfsp_fig1/<run>/curve.csv`; the PNGs are
-`fig_nfsp_1a.png`, `fig_nfsp_1b.png`, `fig_nfsp_1c.png` (log-log). Runs are
-shared: the [64] reservoir run is NFSP in all three panels.
+(`NFSPConfig.leduc()`), one process per run, and logs exploitability and the
+run diagnostics at log-spaced episode counts to
+`data/nfsp_fig1/<run>/curve.csv` (`nfsp_runs.train`: checkpointed, the same
+command resumes); the PNGs are `fig_nfsp_1a.png`, `fig_nfsp_1b.png`,
+`fig_nfsp_1c.png` (log-log). Runs are shared: the [64] reservoir run is NFSP
+in all three panels. The sliding window's divergence needs its 2m records
+filled: about 15m episodes at eta 0.1.
 
-  python docs/figures/fig_nfsp_1_leduc.py --episodes 3000000 --jobs 2
+  python docs/figures/fig_nfsp_1_leduc.py --episodes 30000000 --jobs 2
   python docs/figures/fig_nfsp_1_leduc.py --plot_only
 """
 
@@ -23,6 +24,7 @@ import multiprocessing
 import os
 
 import figure_runs
+import nfsp_runs
 
 FIGURE = "nfsp_fig1"
 RUNS = {  # run name: NFSPConfig changes
@@ -35,54 +37,19 @@ RUNS = {  # run name: NFSPConfig changes
     "eta_0.5": {"anticipatory": 0.5},
     "exponential_reservoir": {"sl_memory": "exponential_reservoir"},
     "dqn": "dqn",
-    # The same ablation at the DQN stepsize that reaches 0.1 here (README).
-    "nfsp_rl0.01": {"rl_learning_rate": 0.01},
-    "sliding_window_rl0.01": {"rl_learning_rate": 0.01,
-                              "sl_memory": "sliding_window"},
 }
 PANELS = {
     "1a": {"hidden_8": "[8]", "hidden_16": "[16]", "hidden_32": "[32]",
            "nfsp": "[64]", "hidden_128": "[128]"},
     "1b": {"nfsp": "NFSP (reservoir)", "sliding_window": "sliding window",
            "eta_0.5": "eta 0.5", "exponential_reservoir": "exp. reservoir"},
-    "1b_rl0.01": {"nfsp_rl0.01": "NFSP (reservoir), DQN stepsize 0.01",
-                  "sliding_window_rl0.01": "sliding window, DQN stepsize 0.01"},
 }
 
 
 def train(args):
-  """One run (in its own process): trains and logs its curve."""
+  """One run (in its own process), resumable: see `nfsp_runs.train`."""
   run, episodes, seed = args
-  import tensorflow as tf  # pylint: disable=g-import-not-at-top
-  tf.config.threading.set_intra_op_parallelism_threads(1)
-  tf.config.threading.set_inter_op_parallelism_threads(1)
-  import pyspiel  # pylint: disable=g-import-not-at-top
-  import nfsp_spiel  # noqa: F401  pylint: disable=g-import-not-at-top,unused-import
-  from nfsp_spiel import evaluation  # pylint: disable=g-import-not-at-top
-  from nfsp_spiel import nfsp  # pylint: disable=g-import-not-at-top
-  from nfsp_spiel import selfplay  # pylint: disable=g-import-not-at-top
-  game = pyspiel.load_game("nfsp_leduc")
-  changes = RUNS[run]
-  config = (nfsp.NFSPConfig.dqn() if changes == "dqn"
-            else nfsp.NFSPConfig.leduc(**changes))
-  agents = nfsp.agents_for(game, config, seed=seed)
-  driver = selfplay.SelfPlay(game, agents, num_games=128, seed=seed)
-  directory = os.path.join(figure_runs.HERE, "data", FIGURE, run)
-  path = os.path.join(directory, evaluation.curves.CSV_NAME)
-  if os.path.exists(path):
-    os.remove(path)
-  logger = evaluation.LearningCurveLogger(directory)
-  points = sorted(figure_runs.log_points(episodes, 40) | {episodes})
-  for target in points:
-    if target < 1000:
-      continue
-    driver.play(target - driver.episodes)
-    logger.log(driver.episodes, **{
-        "exploitability": evaluation.exploitability(
-            game, nfsp.NFSPPolicy(game, agents).to_tabular()),
-        "exploitability_greedy": evaluation.exploitability(
-            game, nfsp.NFSPPolicy(game, agents,
-                                  "best_response").to_tabular())})
+  nfsp_runs.train(FIGURE, run, RUNS[run], episodes, seed)
   return run
 
 

@@ -4,7 +4,8 @@
   per-player policies (`public_tree_tabular` for River poker and nfsp_leduc).
 * `exploitability`, `nash_conv`, `best_response_values`: OpenSpiel's tools,
   with an exact vectorised best response for River poker.
-* `best_response_quality` (thesis eq. 5.2), `strategy_distance`.
+* `best_response_gaps`, `best_response_quality` (thesis eq. 5.2),
+  `strategy_distance`.
 * `head_to_head`: duplicate matches in game units and mbb/h.
 * `LearningCurveLogger`, `plot_curves`: CSV / TensorBoard curves and PNGs.
 * `kuhn`: Kuhn poker's equilibrium family and the distance to it.
@@ -15,6 +16,7 @@ from nfsp_spiel.evaluation import kuhn
 from nfsp_spiel.evaluation.curves import LearningCurveLogger
 from nfsp_spiel.evaluation.curves import plot_curves
 from nfsp_spiel.evaluation.curves import read_curve
+from nfsp_spiel.evaluation.diagnostics import best_response_gaps
 from nfsp_spiel.evaluation.diagnostics import best_response_quality
 from nfsp_spiel.evaluation.diagnostics import strategy_distance
 from nfsp_spiel.evaluation.best_responses import best_response_values

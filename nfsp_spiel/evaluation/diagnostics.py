@@ -1,8 +1,8 @@
 """Diagnostics for sample-based fictitious play (Heinrich's thesis, sec. 5.6.1).
 
-* `best_response_quality`: thesis eq. 5.2, how much less a learned best
-  response beta_i wins against the average strategy pi_-i than an exact best
-  response, averaged over the players (fig. 5.1).
+* `best_response_gaps`: per player i, how much less a learned best response
+  beta_i wins against the average strategy pi_-i than an exact best
+  response; `best_response_quality` (thesis eq. 5.2, fig. 5.1) is their mean.
 * `strategy_distance`: squared distance between two strategy profiles over
   the information states, e.g. FSP's counting-model average against XFP's
   exact average (fig. 5.2).
@@ -17,9 +17,18 @@ from nfsp_spiel.evaluation import policies
 def best_response_quality(game, average_policy, learned_best_responses):
   """Thesis eq. 5.2: mean over players of R(BR(pi_-i)) - R(beta_i, pi_-i).
 
+  Arguments as `best_response_gaps`'; 0 means every learned best response is
+  exact.
+  """
+  return float(np.mean(best_response_gaps(game, average_policy,
+                                          learned_best_responses)))
+
+
+def best_response_gaps(game, average_policy, learned_best_responses):
+  """R(BR(pi_-i)) - R(beta_i, pi_-i) for each player i given, in order.
+
   `learned_best_responses` holds one policy (or agent, callable) per player,
   as a list or {player: policy}; `average_policy` anything `as_policy` takes.
-  0 means every learned best response is exact.
   """
   if isinstance(learned_best_responses, (list, tuple)):
     learned_best_responses = dict(enumerate(learned_best_responses))
@@ -33,8 +42,8 @@ def best_response_quality(game, average_policy, learned_best_responses):
       profile = list(average)
       profile[player] = learned.strategies[player]
       value = form.value(profile)
-      gaps.append(exact[player] - (value if player == 0 else -value))
-    return float(np.mean(gaps))
+      gaps.append(float(exact[player] - (value if player == 0 else -value)))
+    return gaps
   average = policies.as_policy(game, average_policy)
   exact = best_responses.best_response_values(game, average).best_response
   gaps = []
@@ -43,8 +52,8 @@ def best_response_quality(game, average_policy, learned_best_responses):
     profile[player] = learned
     learned_value = best_responses.best_response_values(
         game, profile).on_policy[player]
-    gaps.append(exact[player] - learned_value)
-  return float(np.mean(gaps))
+    gaps.append(float(exact[player] - learned_value))
+  return gaps
 
 
 def _common_form(game, policies_):

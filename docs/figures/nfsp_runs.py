@@ -1,0 +1,75 @@
+"""Shared by the NFSP figure scripts: one resumable NFSP training run on
+Leduc whose curve holds exploitability and the run diagnostics.
+
+A run trains the batched self-play driver with `NFSPConfig.leduc(**changes)`
+(or the DQN preset) and at log-spaced episode counts logs the average
+policy's exploitability, the greedy best response's, each player's
+best-response gap and the exploitability of M_SL's counts
+(`nfsp.diagnostics`) to `data/<figure>/<run>/curve.csv`. It checkpoints to
+`runs/figures/<figure>/<run>/checkpoint.npz` (outside git) after each
+logged point past `CHECKPOINT_FROM` episodes; started again, it resumes
+from there and first cuts the curve back to the checkpoint's episode count,
+so the curve never repeats or skips a point.
+"""
+
+import csv
+import os
+
+import figure_runs
+
+ROOT = os.path.dirname(os.path.dirname(figure_runs.HERE))
+CHECKPOINT_FROM = 500_000
+
+
+def train(figure, run, changes, episodes, seed, points=40):
+  """Trains one run (call it in its own process: it pins TensorFlow to one
+  thread); returns the curve's path."""
+  import tensorflow as tf  # pylint: disable=g-import-not-at-top
+  tf.config.threading.set_intra_op_parallelism_threads(1)
+  tf.config.threading.set_inter_op_parallelism_threads(1)
+  import pyspiel  # pylint: disable=g-import-not-at-top
+  import nfsp_spiel  # noqa: F401  pylint: disable=g-import-not-at-top,unused-import
+  from nfsp_spiel import evaluation  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel import nfsp  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel import selfplay  # pylint: disable=g-import-not-at-top
+  game = pyspiel.load_game("nfsp_leduc")
+  config = (nfsp.NFSPConfig.dqn() if changes == "dqn"
+            else nfsp.NFSPConfig.leduc(**changes))
+  agents = nfsp.agents_for(game, config, seed=seed)
+  driver = selfplay.SelfPlay(game, agents, num_games=128, seed=seed)
+  directory = os.path.join(figure_runs.HERE, "data", figure, run)
+  curve = os.path.join(directory, "curve.csv")
+  checkpoint = os.path.join(ROOT, "runs", "figures", figure, run,
+                            "checkpoint.npz")
+  if os.path.exists(checkpoint):
+    driver.restore(checkpoint)
+    _cut_curve(curve, driver.episodes)
+  elif os.path.exists(curve):
+    os.remove(curve)
+  logger = evaluation.LearningCurveLogger(directory)
+  for target in sorted(figure_runs.log_points(episodes, points) | {episodes}):
+    if target < 1000 or target <= driver.episodes:
+      continue
+    driver.play(target - driver.episodes)
+    logger.log(driver.episodes, exploitability=evaluation.exploitability(
+        game, nfsp.NFSPPolicy(game, agents).to_tabular()),
+               exploitability_greedy=evaluation.exploitability(
+                   game, nfsp.NFSPPolicy(game, agents,
+                                         "best_response").to_tabular()),
+               **nfsp.diagnostics(game, agents))
+    if driver.episodes >= CHECKPOINT_FROM:
+      os.makedirs(os.path.dirname(checkpoint), exist_ok=True)
+      driver.save(checkpoint)
+  return curve
+
+
+def _cut_curve(path, episodes):
+  """Keeps the rows up to `episodes` (those the checkpoint has seen)."""
+  if not os.path.exists(path):
+    return
+  with open(path, newline="") as f:
+    rows = list(csv.reader(f))
+  kept = [rows[0]] + [r for r in rows[1:]
+                      if len(r) == len(rows[0]) and float(r[0]) <= episodes]
+  with open(path, "w", newline="") as f:
+    csv.writer(f).writerows(kept)
