@@ -16,8 +16,9 @@ Variants (each in its own process, rounds interleaved A B C A B C ...):
   ours_batched nfsp_spiel.selfplay.SelfPlay, 128 games at once
 on `--game` (OpenSpiel's C++ leduc_poker, the PyTorch example's game, by
 default; `nfsp_leduc` is the paper's 30-dim encoding). Each process warms up
-(`--warmup` episodes: memories past one batch, XLA compiled) and then times
-`--episodes` episodes. The PyTorch peer needs `pip install torch==2.13.0
+(`--warmup` episodes: both memories of every agent past the 1000 records
+learning waits for, so that both networks train in the timed window; XLA
+compiled) and then times `--episodes` episodes. The PyTorch peer needs `pip install torch==2.13.0
 dm-tree` (not a dependency of the package).
 
   python benchmarks/nfsp_episodes.py --rounds 3 --cpus 0
@@ -92,7 +93,9 @@ def main():
   parser.add_argument("--game", default="leduc_poker")
   parser.add_argument("--variants", default=",".join(VARIANTS))
   parser.add_argument("--rounds", type=int, default=3)
-  parser.add_argument("--warmup", type=int, default=3000)
+  # M_SL gets only best-response steps (eta 0.1): ~1500 records per agent
+  # after 10k episodes.
+  parser.add_argument("--warmup", type=int, default=10000)
   parser.add_argument("--episodes", type=int, default=20000,
                       help="timed episodes (PyTorch: a tenth of them, "
                       "ours_batched: five times as many)")

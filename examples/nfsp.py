@@ -3,13 +3,15 @@
 Every `--eval_every` episodes (and at the end) it evaluates the agents'
 average policy (and with `--eval_policies` their greedy best response or
 greedy average): exploitability through `nfsp_spiel.evaluation` on games
-small enough, otherwise a duplicate match against a uniform random player in
-mbb/h. Rows go to `<output_dir>/curve.csv` (TensorBoard with
+small enough, with the run diagnostics beside it (`nfsp.diagnostics`: each
+player's best-response gap and the exploitability of M_SL's action counts;
+`--nodiagnostics` skips them), otherwise a duplicate match against a uniform
+random player in mbb/h. Rows go to `<output_dir>/curve.csv` (TensorBoard with
 `--tensorboard`), `curve.png` is redrawn at every evaluation, and
 `<output_dir>/checkpoint.npz` is written every `--checkpoint_every` episodes:
 the same command resumes from it with nothing lost (`--noresume` starts over).
 
-  python examples/nfsp.py                      # Leduc, paper settings, ~3 min
+  python examples/nfsp.py                      # Leduc, paper settings, 1M episodes
   python examples/nfsp.py --episodes 20000000 --output_dir runs/leduc_long
   python examples/nfsp.py --preset dqn --eval_policies average,best_response
   python examples/nfsp.py --game nfsp_lhe --preset lhe --num_games 256

@@ -93,7 +93,10 @@ def table():
 
 
 def plot():
-  runs = {f"{run} #{seed}": path for (run, seed), path in _curves().items()}
+  """The lowest seed's curve of every run (the table has every seed)."""
+  runs = {}
+  for (run, _), path in sorted(_curves().items()):
+    runs.setdefault(run, path)
   if runs:
     figure_runs.plot(runs, "fig_nfsp_ablations", loglog=True,
                      xlabel="episodes",
