@@ -9,7 +9,8 @@ Heinrich's public Leduc code runs), and the epsilon-greedy policy of
 eq. 6.2. The loss is half the batch mean of that squared error, so that its
 gradient is (Q - target) / batch on the taken action: the scale of Heinrich's
 own Q-learner (`fsp/learner/qlearner.lua`), at which the papers' SGD stepsize
-0.1 was tuned (the full mean would double every step). The maximum over a' is taken over the legal actions of s' only
+0.1 was tuned (the full mean would double every step). The maximum over a'
+is taken over the legal actions of s' only
 (OpenSpiel's games have no duplicate actions for illegal raises, unlike the
 thesis' modified environment of sec. 6.5).
 
@@ -28,7 +29,8 @@ _ILLEGAL = -1e9
 
 
 class DQN:
-  """A Q-network with a target network, trained by plain SGD."""
+  """A Q-network (with a target network unless `target_refit_every` is 0),
+  trained by plain SGD."""
 
   def __init__(self, state_size, num_actions, hidden_layers, learning_rate,
                target_refit_every, rng, init="torch"):
