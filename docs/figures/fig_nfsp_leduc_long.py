@@ -6,6 +6,7 @@ The runs (one core each; `--output_dir` under runs/, then copy its
 curve.csv to data/nfsp_leduc_long/<run>/):
 
   faithful           python examples/nfsp.py --episodes 30000000 --eval_every 500000
+  faithful_seed<k>   ... --seed k     (stopped early by the session's end)
   reward_scale_1     ... --reward_scale 1        (stopped at 7.5M)
   no_target_network  ... --target_refit_every 0
 
@@ -18,6 +19,8 @@ import figure_runs
 
 FIGURE = "nfsp_leduc_long"
 LABELS = {"faithful": "NFSPConfig.leduc()",
+          "faithful_seed1": "NFSPConfig.leduc(), seed 1",
+          "faithful_seed2": "NFSPConfig.leduc(), seed 2",
           "reward_scale_1": "rewards in chips (thesis 6.5)",
           "no_target_network": "no target network (public code)"}
 
