@@ -115,9 +115,10 @@ def evaluate(game, agents):
     name = _metric(game) + ("" if kind == "average" else f"_{kind}")
     learned = nfsp.NFSPPolicy(game, agents, kind)
     if _metric(game) == "exploitability":
-      metrics[name] = evaluation.exploitability(game, learned.to_tabular())
+      tabular = learned.to_tabular()
+      metrics[name] = evaluation.exploitability(game, tabular)
       if kind == "average" and FLAGS.diagnostics:
-        metrics.update(nfsp.diagnostics(game, agents))
+        metrics.update(nfsp.diagnostics(game, agents, average=tabular))
     else:
       metrics[name] = evaluation.head_to_head(
           game, learned, _uniform, FLAGS.eval_deals,

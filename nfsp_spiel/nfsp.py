@@ -730,14 +730,18 @@ def sl_memory_policy(game, agents):
   return tabular
 
 
-def diagnostics(game, agents):
+def diagnostics(game, agents, average=None, greedy=None):
   """What limits a run on a game small enough for exact best responses:
   each player's best-response gap (`br_gap_<p>`: exact best-response value
   minus the greedy Q policy's, against the other's average; the RL side) and
   the exploitability of M_SL's raw action counts (`exploitability_sl_memory`,
-  the data Pi is fitted to; compare it with Pi's own exploitability)."""
-  average = NFSPPolicy(game, agents).to_tabular()
-  greedy = NFSPPolicy(game, agents, "best_response").to_tabular()
+  the data Pi is fitted to; compare it with Pi's own exploitability).
+  `average` / `greedy`: the agents' tabulated policies where the caller has
+  them already."""
+  if average is None:
+    average = NFSPPolicy(game, agents).to_tabular()
+  if greedy is None:
+    greedy = NFSPPolicy(game, agents, "best_response").to_tabular()
   gaps = evaluation.best_response_gaps(game, average,
                                        [greedy] * game.num_players())
   return {**{f"br_gap_{p}": gap for p, gap in enumerate(gaps)},

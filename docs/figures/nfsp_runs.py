@@ -51,12 +51,12 @@ def train(figure, run, changes, episodes, seed, points=40):
     if target < 1000 or target <= driver.episodes:
       continue
     driver.play(target - driver.episodes)
-    logger.log(driver.episodes, exploitability=evaluation.exploitability(
-        game, nfsp.NFSPPolicy(game, agents).to_tabular()),
-               exploitability_greedy=evaluation.exploitability(
-                   game, nfsp.NFSPPolicy(game, agents,
-                                         "best_response").to_tabular()),
-               **nfsp.diagnostics(game, agents))
+    average = nfsp.NFSPPolicy(game, agents).to_tabular()
+    greedy = nfsp.NFSPPolicy(game, agents, "best_response").to_tabular()
+    logger.log(driver.episodes,
+               exploitability=evaluation.exploitability(game, average),
+               exploitability_greedy=evaluation.exploitability(game, greedy),
+               **nfsp.diagnostics(game, agents, average, greedy))
     if driver.episodes >= CHECKPOINT_FROM:
       os.makedirs(os.path.dirname(checkpoint), exist_ok=True)
       driver.save(checkpoint)
