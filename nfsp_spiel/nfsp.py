@@ -296,7 +296,7 @@ class NFSP(rl_agent.AbstractAgent):
       self.sl_memory = replay_memory.CircularBuffer(config.sl_memory_capacity,
                                                     sl_shapes, self._rng)
     self._unstored_rl, self._unstored_sl = [], []  # see `store`
-    self._learn_functions = {}  # (M_RL ready, M_SL ready) -> compiled
+    self._learn_functions = {}  # see `learn_together`
     self.losses = {"rl_loss": np.nan, "sl_loss": np.nan}
     # The single-game path's episode: policy choice (drawn at its first step,
     # so that an agent driven by `selfplay` draws nothing for it) and last
@@ -375,9 +375,11 @@ class NFSP(rl_agent.AbstractAgent):
                (states, actions, rewards, next_states, next_legal, done)]
     self._unstored_rl.append(np.concatenate(columns, axis=1))
 
-  def record_steps(self, states, actions, best_response):
-    """Counts training steps just taken, adds the best-response ones to M_SL
-    and learns every `learn_every` steps."""
+  def record_steps(self, states, actions, best_response, learn=True):
+    """Counts training steps just taken and adds the best-response ones to
+    M_SL; returns how many learning calls (one per `learn_every` steps) fell
+    due, and makes them unless `learn` is False (the caller then makes them,
+    e.g. with `learn_together`)."""
     best_response = np.asarray(best_response, bool)
     if best_response.any():
       self._unstored_sl.append(np.concatenate(
@@ -385,8 +387,10 @@ class NFSP(rl_agent.AbstractAgent):
            np.asarray(actions)[best_response, None]], axis=1))
     before = self.steps // self.config.learn_every
     self.steps += len(best_response)
-    for _ in range(self.steps // self.config.learn_every - before):
-      self.learn()
+    due = self.steps // self.config.learn_every - before
+    if learn and due:
+      self.learn(due)
+    return due
 
   def store(self):
     """Adds the records observed since the last call to the memories.
@@ -402,23 +406,63 @@ class NFSP(rl_agent.AbstractAgent):
         memory.add_batch(record=np.concatenate(unstored))
         unstored.clear()
 
-  def learn(self):
-    """One learning call: `updates_per_learn` SGD updates of each network
-    whose memory holds `min_memory_to_learn` records, fused in one compiled
-    call that also returns the new weights for the numpy mirrors."""
+  def learn(self, calls=1):
+    """`calls` learning calls: `updates_per_learn` SGD updates each, of each
+    network whose memory holds `min_memory_to_learn` records, fused in one
+    compiled call that also returns the new weights for the numpy mirrors."""
+    learn_together([self], [calls])
+
+  def _learning_batches(self, calls):
+    """Stores the waiting records and samples the minibatches of `calls`
+    learning calls: (which memories are ready, their batches)."""
     self.store()
-    shape = (self.config.updates_per_learn, self.config.batch_size)
+    shape = (calls * self.config.updates_per_learn, self.config.batch_size)
     ready = self.config.min_memory_to_learn
-    batches = [memory.sample(shape)["record"] for memory in
-               (self.rl_memory, self.sl_memory) if len(memory) >= ready]
     key = (len(self.rl_memory) >= ready, len(self.sl_memory) >= ready)
-    if not batches:
-      return
-    if key not in self._learn_functions:
-      self._learn_functions[key] = self._compile_learning(*key)
+    return key, [memory.sample(shape)["record"] for memory, is_ready in
+                 zip((self.rl_memory, self.sl_memory), key) if is_ready]
+
+  def _learning_specs(self, key, calls):
+    """Input signatures of `_learn_both` for `_learning_batches`' output."""
+    shape = (calls * self.config.updates_per_learn, self.config.batch_size)
+    specs = []
+    if key[0]:
+      specs.append(tf.TensorSpec(
+          (*shape, self.rl_memory.fields["record"].shape[1]), tf.float32))
+    if key[1]:
+      specs.append(tf.TensorSpec((*shape, self.state_size + 1),
+                                 tf.as_dtype(self.config.memory_dtype)))
+    return specs
+
+  def _learn_both(self, rl, sl):
+    """Graph code: one SGD update of each ready network per leading row of
+    its batches; returns the losses and both networks' new weights."""
+    losses = {}
+    updates = (rl if rl is not None else sl).shape[0]
     with self._placement():
-      losses, q_weights, average_weights = self._learn_functions[key](
-          *batches)
+      for update in range(updates):
+        if rl is not None:
+          batch = {name: rl[update, :, start:stop]
+                   for name, (start, stop) in self._rl_fields.items()}
+          for name in ("action", "reward", "done"):
+            batch[name] = batch[name][:, 0]
+          batch["action"] = tf.cast(batch["action"], tf.int32)
+          losses["rl_loss"] = self.dqn.update(batch)
+        if sl is not None:
+          records = tf.cast(sl[update], tf.float32)
+          states = records[:, :-1]
+          actions = tf.cast(records[:, -1], tf.int32)
+          losses["sl_loss"] = networks.sgd_step(
+              lambda: tf.reduce_mean(  # eq. 6.3
+                  tf.nn.sparse_softmax_cross_entropy_with_logits(
+                      actions, self.average_network(states))),  # pylint: disable=cell-var-from-loop
+              self.average_network.weights, self.config.sl_learning_rate)
+      return (losses, [tf.identity(v) for v in self.dqn.q_network.weights],
+              [tf.identity(v) for v in self.average_network.weights])
+
+  def _apply_learning(self, key, losses, q_weights, average_weights):
+    """Takes a learning call's outputs: losses, and the new weights of the
+    networks that trained into the numpy mirrors."""
     losses = {name: float(value) for name, value in losses.items()}
     if not all(np.isfinite(list(losses.values()))):
       raise FloatingPointError(
@@ -431,49 +475,6 @@ class NFSP(rl_agent.AbstractAgent):
       self.dqn.weights = [w.numpy() for w in q_weights]
     if key[1]:
       self._average_weights = [w.numpy() for w in average_weights]
-
-  def _compile_learning(self, rl_ready, sl_ready):
-    """The XLA-compiled learning call for the memories that are ready, as a
-    concrete function (calling one costs half a `tf.function`'s dispatch)."""
-    shape = (self.config.updates_per_learn, self.config.batch_size)
-    specs = []
-    if rl_ready:
-      specs.append(tf.TensorSpec(
-          (*shape, self.rl_memory.fields["record"].shape[1]), tf.float32))
-    if sl_ready:
-      specs.append(tf.TensorSpec((*shape, self.state_size + 1),
-                                 tf.as_dtype(self.config.memory_dtype)))
-
-    def learn(*batches):
-      batches = list(batches)
-      return self._learn_both(batches.pop(0) if rl_ready else None,
-                              batches.pop(0) if sl_ready else None)
-
-    with self._placement():
-      return tf.function(learn, input_signature=specs,
-                         jit_compile=True).get_concrete_function()
-
-  def _learn_both(self, rl, sl):
-    losses = {}
-    for update in range(self.config.updates_per_learn):
-      if rl is not None:
-        batch = {name: rl[update, :, start:stop]
-                 for name, (start, stop) in self._rl_fields.items()}
-        for name in ("action", "reward", "done"):
-          batch[name] = batch[name][:, 0]
-        batch["action"] = tf.cast(batch["action"], tf.int32)
-        losses["rl_loss"] = self.dqn.update(batch)
-      if sl is not None:
-        records = tf.cast(sl[update], tf.float32)
-        states = records[:, :-1]
-        actions = tf.cast(records[:, -1], tf.int32)
-        losses["sl_loss"] = networks.sgd_step(
-            lambda: tf.reduce_mean(  # eq. 6.3
-                tf.nn.sparse_softmax_cross_entropy_with_logits(
-                    actions, self.average_network(states))),  # pylint: disable=cell-var-from-loop
-            self.average_network.weights, self.config.sl_learning_rate)
-    return (losses, [tf.identity(v) for v in self.dqn.q_network.weights],
-            [tf.identity(v) for v in self.average_network.weights])
 
   def _check_states(self, states, legal):
     if states.ndim != 2 or states.shape[1] != self.state_size:
@@ -649,6 +650,48 @@ def restore_agents(path, game, agents, check=None):
   for agent, part in zip(agents, parts):
     agent.load_checkpoint_arrays(part, path)
   return extra
+
+
+def learn_together(agents, calls):
+  """Makes `calls[i]` learning calls of `agents[i]` for every i, all in one
+  compiled (XLA) call: what one agent's `learn` does, for several agents at
+  the cost of one TensorFlow dispatch (which, not the arithmetic, dominates
+  a learning call of the papers' small networks). Each agent samples its
+  batches first, then every network makes its updates in order."""
+  plans = [(agent, calls_, *agent._learning_batches(calls_))  # pylint: disable=protected-access
+           for agent, calls_ in zip(agents, calls) if calls_]
+  plans = [plan for plan in plans if plan[3]]  # some memory is ready
+  if not plans:
+    return
+  signature = tuple((id(agent), calls_, key) for agent, calls_, key, _
+                    in plans)
+  cache = plans[0][0]._learn_functions  # pylint: disable=protected-access
+  if signature not in cache:
+    cache[signature] = _compile_learning(plans)
+  with plans[0][0]._placement():  # pylint: disable=protected-access
+    outputs = cache[signature](*[b for plan in plans for b in plan[3]])
+  for (agent, _, key, _), output in zip(plans, outputs):
+    agent._apply_learning(key, *output)  # pylint: disable=protected-access
+
+
+def _compile_learning(plans):
+  """The XLA-compiled learning call of `learn_together`'s plans, as a
+  concrete function (calling one costs half a `tf.function`'s dispatch)."""
+  specs, layout = [], []
+  for agent, calls, key, _ in plans:
+    specs += agent._learning_specs(key, calls)  # pylint: disable=protected-access
+    layout.append((agent, key))
+
+  def learn(*batches):
+    batches, outputs = list(batches), []
+    for agent, (rl_ready, sl_ready) in layout:
+      rl = batches.pop(0) if rl_ready else None
+      sl = batches.pop(0) if sl_ready else None
+      outputs.append(agent._learn_both(rl, sl))  # pylint: disable=protected-access
+    return outputs
+
+  return tf.function(learn, input_signature=specs,
+                     jit_compile=True).get_concrete_function()
 
 
 def information_state_size(game):

@@ -6,7 +6,9 @@ all games where it is to move with one batched forward pass, and stores and
 learns through the same batched methods its single-game `step` uses: the
 learning schedule (every `learn_every` of the agent's own steps), the
 per-episode choice of policy and the memories are the same, only the acting
-weights may lag by one lockstep (at most `num_games` steps).
+weights may lag by one lockstep (at most `num_games` steps): the learning
+calls that fall due in a lockstep are made at its end, all agents' in one
+compiled call (`nfsp.learn_together`).
 
 Two ways to hold the games:
 
@@ -279,6 +281,7 @@ class SelfPlay:
     """One lockstep: every game makes one move, then finished games end
     (their agents learn the outcome) and restart."""
     player = self.games.current_player()
+    due = [0] * len(self.agents)  # learning calls, made together at the end
     for p, agent in enumerate(self.agents):
       games = np.flatnonzero(player == p)
       if not games.size:
@@ -293,11 +296,14 @@ class SelfPlay:
             np.zeros(len(previous)))
       best_response = self._best_response[games, p]
       actions, _ = agent.act(states, legal, best_response)
-      agent.record_steps(states, actions, best_response)
+      due[p] = agent.record_steps(states, actions, best_response, learn=False)
       self._pending_state[games, p] = states
       self._pending_action[games, p] = actions
       self._has_pending[games, p] = True
       self.games.apply(games, actions)
+    # Before the episodes' ends reach the agents: with one game, a lockstep
+    # is one agent's step, and this is where its own `step` learns.
+    nfsp_lib.learn_together(self.agents, due)
     finished = np.flatnonzero(self.games.current_player() == _TERMINAL)
     if finished.size:
       self._finish(finished)

@@ -252,3 +252,30 @@ def test_sl_memory_policy_counts_actions_per_information_state():
       tabular.policy_for_key(state.information_state_string(0)), [0.5, 0.5])
   assert (tabular.action_probability_array[
       np.array(list(tabular.state_lookup.values()))] >= 0).all()
+
+
+def test_learning_together_is_learning_one_agent_after_the_other():
+  """`learn_together` (one compiled call for several agents, as the batched
+  driver makes them) takes the same updates as each agent's own `learn`:
+  the same batches, the same weights after, the same losses; an agent with
+  no call due or no memory ready is left alone."""
+  game = pyspiel.load_game("kuhn_poker")
+  pairs = [nfsp.agents_for(game, SMALL, seed=3) for _ in range(2)]
+  for agents in pairs:
+    _play(_env(game), agents, 400)
+    assert min(len(agent.sl_memory) for agent in agents) >= 32  # ready
+  idle = nfsp.NFSP(0, 11, 2, SMALL, seed=5)  # empty memories
+  apart, together = pairs
+  apart[0].learn(1)
+  apart[1].learn(2)
+  idle_weights = idle.dqn.weights
+  nfsp.learn_together([*together, idle], [1, 2, 3])
+  for a, b in zip(apart, together):
+    assert int(a.dqn.updates.numpy()) == int(b.dqn.updates.numpy()) > 0
+    assert np.isfinite(list(a.losses.values())).all()
+    assert a.losses == pytest.approx(b.losses, rel=1e-6)
+    for x, y in zip(a.dqn.weights + a._average_weights,  # pylint: disable=protected-access
+                    b.dqn.weights + b._average_weights):  # pylint: disable=protected-access
+      np.testing.assert_allclose(x, y, rtol=1e-6, atol=1e-7)
+  assert idle.dqn.weights is idle_weights
+  assert int(idle.dqn.updates.numpy()) == 0
