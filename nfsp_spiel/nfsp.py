@@ -668,8 +668,11 @@ def learn_together(agents, calls):
   cache = plans[0][0]._learn_functions  # pylint: disable=protected-access
   if signature not in cache:
     cache[signature] = _compile_learning(plans)
+  # Tensors, not numpy arrays: a concrete function binds numpy arguments
+  # through a path that costs ~0.15 ms each, `tf.constant` ~0.02 ms.
+  batches = [tf.constant(b) for plan in plans for b in plan[3]]
   with plans[0][0]._placement():  # pylint: disable=protected-access
-    outputs = cache[signature](*[b for plan in plans for b in plan[3]])
+    outputs = cache[signature](*batches)
   for (agent, _, key, _), output in zip(plans, outputs):
     agent._apply_learning(key, *output)  # pylint: disable=protected-access
 
