@@ -144,6 +144,7 @@ class NfspLeducState(pyspiel.State):
     return [(c, p) for c in remaining]
 
   def _apply_action(self, action):
+    poker.check_action(self, action)
     if self._player == pyspiel.PlayerId.CHANCE:
       if self._private0 == _NOT_DEALT:
         self._private0 = action

@@ -119,6 +119,7 @@ class NfspLheState(pyspiel.State):
     return self._s.state.chance_outcomes()
 
   def _apply_action(self, action):
+    poker.check_action(self, action)
     s = self._s
     if s.state.is_chance_node():
       if s.dealt < 4:

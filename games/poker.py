@@ -14,6 +14,25 @@ import pyspiel
 FOLD, CALL, RAISE = 0, 1, 2  # OpenSpiel's poker action ids
 
 
+def check_action(state, action):
+  """Raises ValueError unless `action` may be applied at `state`: one of the
+  mover's legal actions, or at a chance node one of its outcomes. OpenSpiel
+  applies a Python game's actions unchecked; its C++ poker games refuse
+  illegal ones, and so must ours (a third raise, a card dealt twice)."""
+  if state.is_terminal():
+    raise ValueError(f"{state.get_game()}: action {action} applied to a "
+                     "terminal state")
+  if state.is_chance_node():
+    allowed = [outcome for outcome, _ in state.chance_outcomes()]
+    kind = "chance outcome"
+  else:
+    allowed = state.legal_actions()
+    kind = f"legal action of player {state.current_player()}"
+  if action not in allowed:
+    raise ValueError(f"{state.get_game()}: action {action} is not a {kind} "
+                     f"here; allowed: {allowed}")
+
+
 def game_type(short_name, long_name, parameter_specification):
   """A two-player zero-sum poker game providing information states only."""
   return pyspiel.GameType(

@@ -271,6 +271,7 @@ class RiverPokerState(pyspiel.State):
     return self.get_game().card_outcomes(self._hand0, self._low_card)
 
   def _apply_action(self, action):
+    poker.check_action(self, action)
     if self._player == pyspiel.PlayerId.CHANCE:
       if self._low_card < 0:
         self._low_card = action

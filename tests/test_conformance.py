@@ -160,3 +160,48 @@ def test_rl_environment_runs(name):
     assert len(time_step.observations["info_state"][player]) == size
     legal = time_step.observations["legal_actions"][player]
     time_step = env.step([int(rng.choice(legal))])
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_illegal_actions_are_refused_and_change_nothing(name):
+  """Every action outside the legal ones (or a chance node's outcomes: a card
+  dealt twice, a card off the deck) raises, as OpenSpiel's C++ poker games
+  do, and leaves the state as it was; at terminal states every action
+  raises."""
+  game = pyspiel.load_game(name)
+  candidates = range(-3, max(game.num_distinct_actions(),
+                             game.max_chance_outcomes()) + 3)
+  checked = collections.Counter()
+  for state in _playthroughs(game, 5, seed=7):
+    if state.is_chance_node():
+      allowed = {a for a, _ in state.chance_outcomes()}
+    elif state.is_terminal():
+      allowed = set()
+    else:
+      allowed = set(state.legal_actions())
+    before = state.serialize()
+    for action in candidates:
+      if action in allowed or action == pyspiel.INVALID_ACTION:
+        continue  # -1: OpenSpiel's own check refuses it first
+      with pytest.raises(ValueError, match=f"action {action} "):
+        state.apply_action(action)
+      checked["chance" if state.is_chance_node() else "terminal"
+              if state.is_terminal() else "decision"] += 1
+    assert state.serialize() == before
+  assert min(checked.values()) > 0 and len(checked) == 3
+
+
+def test_openspiel_leduc_refuses_what_nfsp_leduc_refuses():
+  """The reference for the test above: OpenSpiel's C++ Leduc refuses a third
+  raise in a round and a card dealt twice."""
+  for name, error in (("leduc_poker", pyspiel.SpielError),
+                      ("nfsp_leduc", ValueError)):
+    state = pyspiel.load_game(name).new_initial_state()
+    state.apply_action(0)
+    with pytest.raises(error):
+      state.clone().apply_action(0)  # the jack of spades again
+    state.apply_action(1)
+    state.apply_action(2)
+    state.apply_action(2)
+    with pytest.raises(error):
+      state.clone().apply_action(2)  # a third raise
