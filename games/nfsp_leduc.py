@@ -55,6 +55,10 @@ class NfspLeducGame(pyspiel.Game):
     if not 1 <= self.suits <= _MAX_SUITS:
       raise ValueError(f"suits={self.suits}: must be in [1, {_MAX_SUITS}]")
     self.num_cards = self.ranks * self.suits
+    if self.num_cards < 3:
+      raise ValueError(f"ranks={self.ranks}, suits={self.suits}: a deck of "
+                       f"{self.num_cards} cards cannot deal two private cards "
+                       "and the public one; ranks x suits must be at least 3")
     self.tensor_size = 2 * self.ranks + _BETTING_SIZE
     max_stake = _ANTE + _MAX_RAISES * sum(_RAISE_AMOUNTS)
     super().__init__(

@@ -35,6 +35,7 @@ import dataclasses
 import itertools
 import json
 import math
+import numbers
 
 import numpy as np
 import tensorflow as tf
@@ -249,9 +250,9 @@ class NFSP(rl_agent.AbstractAgent):
     config = NFSPConfig.leduc() if config is None else config
     if not isinstance(config, NFSPConfig):
       raise TypeError(f"config must be an NFSPConfig, not {type(config)}")
-    self.player_id = player_id
-    self.state_size = int(state_size)
-    self.num_actions = int(num_actions)
+    self.player_id = _whole_number("player_id", player_id, 0)
+    self.state_size = _whole_number("state_size", state_size, 1)
+    self.num_actions = _whole_number("num_actions", num_actions, 1)
     self.config = config
     self._name = name
     self._rng = np.random.default_rng(seed)
@@ -495,6 +496,9 @@ class NFSP(rl_agent.AbstractAgent):
     change nothing but an evaluation RNG.
     """
     p = self.player_id
+    if p >= len(time_step.observations["info_state"]):
+      raise ValueError(f"player_id={p}: the time step has "
+                       f"{len(time_step.observations['info_state'])} players")
     if time_step.last():
       if not is_evaluation:
         if self._pending is not None:
@@ -507,8 +511,13 @@ class NFSP(rl_agent.AbstractAgent):
         self._best_response = bool(self.begin_episodes(1)[0])
         self.episodes += 1
       return None
-    state = np.asarray(time_step.observations["info_state"][p], np.float32)
-    legal_actions = time_step.observations["legal_actions"][p]
+    observations = time_step.observations
+    state = np.asarray(observations["info_state"][p], np.float32)
+    legal_actions = observations["legal_actions"][p]
+    if max(legal_actions) >= self.num_actions:
+      raise ValueError(f"legal action {max(legal_actions)} does not fit "
+                       f"num_actions={self.num_actions} (the game's "
+                       "num_distinct_actions)")
     legal = np.zeros((1, self.num_actions), np.float32)
     legal[0, legal_actions] = 1.0
     if is_evaluation:
@@ -617,6 +626,15 @@ class NFSP(rl_agent.AbstractAgent):
                  "target_network": self.dqn.target_network,
                  "average_network": self.average_network}
     return {k: v for k, v in networks_.items() if v is not None}
+
+
+def _whole_number(name, value, minimum):
+  """`value` as an int if it is a whole number >= `minimum`, else a clear
+  error (30.7 must not become 30)."""
+  if (isinstance(value, bool) or not isinstance(value, numbers.Real) or
+      not float(value).is_integer() or value < minimum):
+    raise ValueError(f"{name}={value!r}: must be a whole number >= {minimum}")
+  return int(value)
 
 
 def save_agents(path, game, agents, **extra):

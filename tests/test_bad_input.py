@@ -28,6 +28,8 @@ import nfsp_spiel  # noqa: F401
     ("nfsp_leduc", {"ranks": 101}, r"ranks=101"),
     ("nfsp_leduc", {"suits": 0}, r"suits=0.*\[1, 4\]"),
     ("nfsp_leduc", {"suits": 5}, r"suits=5"),
+    ("nfsp_leduc", {"ranks": 2, "suits": 1},
+     r"ranks=2, suits=1: a deck of 2 cards.*at least 3"),
     ("nfsp_leduc", {"players": 3}, r"Unknown parameter 'players'"),
     ("nfsp_lhe", {"stack": 100}, r"Unknown parameter 'stack'"),
 ])

@@ -229,6 +229,21 @@ def test_bad_input():
     agent.probabilities(np.zeros((1, 10)), np.ones((1, 2)), "greedy")
   with pytest.raises(TypeError, match="NFSPConfig"):
     nfsp.NFSP(0, 10, 2, {"anticipatory": 0.1})
+  for args, match in (((0, 0, 2), "state_size=0"), ((0, 11, 0), "num_actions=0"),
+                      ((0, 30.7, 3), "state_size=30.7"),
+                      ((-1, 11, 2), "player_id=-1"),
+                      ((0, "11", 2), "state_size='11'")):
+    with pytest.raises(ValueError, match=match + ": must be a whole number"):
+      nfsp.NFSP(*args, SMALL)
+  assert nfsp.NFSP(np.int64(1), 11.0, 2, SMALL).state_size == 11
+  with pytest.raises(ValueError, match="player_id=7: the time step has 2"):
+    nfsp.NFSP(7, 11, 2, SMALL).step(env.reset())
+  leduc = rl_environment.Environment("leduc_poker")
+  time_step = leduc.reset()
+  time_step.observations["legal_actions"][0] = [0, 1, 2]
+  with pytest.raises(ValueError, match="legal action 2 does not fit "
+                     "num_actions=2"):
+    nfsp.NFSP(0, 30, 2, SMALL).step(time_step)
 
 
 def test_sl_memory_policy_counts_actions_per_information_state():
