@@ -67,3 +67,18 @@ def test_bad_matches(kwargs, match):
   with pytest.raises(ValueError, match="two-player"):
     three = pyspiel.load_game("kuhn_poker(players=3)")
     evaluation.head_to_head(three, uniform, uniform)
+
+
+@pytest.mark.parametrize("bad,match", [
+    ({0: 0.3, 1: 0.3}, r"probabilities sum to 0.6 at seat 0's state '\d'"),
+    ({0: 0.5, 1: 0.25, 2: 0.25}, r"probability 0.25 to action 2 at seat 0"),
+    ({0: 1.5, 1: -0.5}, r"probability -0.5 to action 1"),
+])
+def test_matches_refuse_malformed_policies(bad, match):
+  """A policy's illegal action or a distribution that does not sum to 1
+  stops a match (as it stops `exploitability`) instead of being played or
+  renormalised."""
+  game = pyspiel.load_game("kuhn_poker")
+  uniform = policy_lib.UniformRandomPolicy(game)
+  with pytest.raises(ValueError, match=match):
+    evaluation.head_to_head(game, lambda state: bad, uniform, num_deals=3)

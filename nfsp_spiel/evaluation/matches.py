@@ -71,6 +71,11 @@ class _Player:
     if self.bots:
       return self.bots[seat].step(state)
     probs = self.policy.action_probabilities(state, seat)
+    # Checked as `exploitability` checks: an illegal action or probabilities
+    # that do not sum to 1 are the policy's bug, not something to repair.
+    policies.checked_probabilities(
+        probs, state.legal_actions(seat), state.num_distinct_actions(),
+        lambda: f"seat {seat}'s state {state.information_state_string(seat)!r}")
     actions = list(probs)
     weights = np.fromiter(probs.values(), float, len(actions))
     return actions[rng.choice(len(actions), p=weights / weights.sum())]
