@@ -279,6 +279,14 @@ class FSPSolver:
     if seed is not None:
       overrides["seed"] = seed
     self.config = dataclasses.replace(config or FSPConfig(), **overrides)
+    game_type = game.get_type()
+    if game.num_players() != 2 or not (
+        game_type.provides_information_state_tensor):
+      raise ValueError(
+          f"FSPSolver needs a two-player game with information-state tensors "
+          f"(its tables are keyed by them); {game} has {game.num_players()} "
+          f"players and provides_information_state_tensor="
+          f"{game_type.provides_information_state_tensor}")
     self.game = game
     self.form = (public_tree.public_tree_form(game) or
                  sequence_form.SequenceForm(game))

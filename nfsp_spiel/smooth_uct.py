@@ -20,6 +20,8 @@ argmax Q) evaluated through the evaluation module.
 """
 
 import dataclasses
+import math
+import numbers
 from typing import Optional
 
 import numba
@@ -56,15 +58,19 @@ class SmoothUCTConfig:
   exploration_k: float = 0.5
 
   def __post_init__(self):
-    if self.c < 0:
-      raise ValueError(f"c={self.c}: the exploration constant must be >= 0")
+    # `not x >= 0` rather than `x < 0`: NaN fails every comparison.
+    if not 0 <= self.c < math.inf:
+      raise ValueError(f"c={self.c}: the exploration constant must be a "
+                       "finite number >= 0")
     for name in ("gamma", "eta0"):
       if not 0.0 <= getattr(self, name) <= 1.0:
         raise ValueError(f"{name}={getattr(self, name)}: must be in [0, 1]")
-    if self.d < 0:
-      raise ValueError(f"d={self.d}: must be >= 0")
-    if self.exploration_cap is not None and self.exploration_cap < 0:
-      raise ValueError(f"exploration_cap={self.exploration_cap}: must be >= 0")
+    if not 0 <= self.d < math.inf:
+      raise ValueError(f"d={self.d}: must be a finite number >= 0")
+    if self.exploration_cap is not None and not (
+        0 <= self.exploration_cap < math.inf):
+      raise ValueError(f"exploration_cap={self.exploration_cap}: must be a "
+                       "finite number >= 0")
     if not 0.0 <= self.exploration_k <= 1.0:
       raise ValueError(f"exploration_k={self.exploration_k}: must be in "
                        "[0, 1]")
@@ -258,8 +264,12 @@ class SmoothUCT:
 
   def run(self, num_episodes):
     """Simulates `num_episodes` episodes from the root (sampled deals)."""
-    if num_episodes < 0:
-      raise ValueError(f"num_episodes={num_episodes}: must be >= 0")
+    if (isinstance(num_episodes, bool) or
+        not isinstance(num_episodes, numbers.Real) or
+        not float(num_episodes).is_integer() or num_episodes < 0):
+      raise ValueError(f"num_episodes={num_episodes!r}: must be a whole "
+                       "number >= 0")
+    num_episodes = int(num_episodes)
     t, cfg = self.tree, self.config
     _simulate(int(num_episodes), int(self._rng.integers(2**31)), t.player,
               t.infoset, t.child_start, t.num_children, t.children,

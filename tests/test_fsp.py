@@ -1,5 +1,7 @@
 """Table-lookup FSP: counting model, Q-learning, convergence, agents, input."""
 
+import re
+
 import numpy as np
 import pyspiel
 import pytest
@@ -135,6 +137,16 @@ def test_policies_are_openspiel_policies():
 def test_bad_config(kwargs, match):
   with pytest.raises(ValueError, match=match):
     fsp.FSPConfig(**kwargs)
+
+
+@pytest.mark.parametrize("name,match", [
+    ("tic_tac_toe", "provides_information_state_tensor=False"),
+    ("kuhn_poker(players=3)", "has 3 players"),
+])
+def test_games_fsp_cannot_solve(name, match):
+  with pytest.raises(ValueError, match="FSPSolver needs a two-player game.*"
+                     + re.escape(match)):
+    fsp.FSPSolver(pyspiel.load_game(name))
 
 
 @pytest.mark.parametrize("name", ["kuhn_poker", "nfsp_leduc"])

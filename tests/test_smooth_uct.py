@@ -81,10 +81,25 @@ def test_checkpoint_round_trip(tmp_path):
     ({"eta0": 1.5}, "eta0=1.5"),
     ({"gamma": -0.1}, "gamma=-0.1"),
     ({"d": -1.0}, "d=-1.0"),
+    ({"c": float("nan")}, "c=nan: the exploration constant must be a finite"),
+    ({"c": float("inf")}, "c=inf"),
+    ({"d": float("nan")}, "d=nan"),
+    ({"gamma": float("nan")}, "gamma=nan"),
+    ({"exploration_cap": float("inf")}, "exploration_cap=inf"),
 ])
 def test_bad_config(kwargs, match):
   with pytest.raises(ValueError, match=match):
     smooth_uct.SmoothUCTConfig(**kwargs)
+
+
+@pytest.mark.parametrize("episodes", [2.7, -1, "10", True])
+def test_run_takes_a_whole_number_of_episodes(episodes):
+  search = smooth_uct.SmoothUCT(pyspiel.load_game("kuhn_poker"))
+  with pytest.raises(ValueError, match=f"num_episodes={episodes!r}: must be "
+                     "a whole number"):
+    search.run(episodes)
+  search.run(10.0)
+  assert search.episodes == 10 and isinstance(search.episodes, int)
 
 
 def test_games_without_information_state_strings():
