@@ -112,7 +112,11 @@ class NfspLeducState(pyspiel.State):
     self._terminal = False
 
   def _round(self):
-    return 1 if self._public == _NOT_DEALT else 2
+    # Round 2 begins when round 1's betting ends, before the public card is
+    # dealt (as LeducState counts it; its information strings show it).
+    between_rounds = (self._player == pyspiel.PlayerId.CHANCE and
+                      self._private1 != _NOT_DEALT)
+    return 2 if self._public != _NOT_DEALT or between_rounds else 1
 
   def _ante(self, player):
     return self._ante1 if player else self._ante0

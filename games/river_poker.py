@@ -341,6 +341,8 @@ class RiverPokerState(pyspiel.State):
     game = self.get_game()
     hands = " ".join(game.hand_strs[h] for h in (self._hand0, self._hand1)
                      if h >= 0)
+    if self._low_card >= 0:  # mid-deal: states differ, so must strings
+      hands = f"{hands} {cards.card_str(self._low_card)}?".lstrip()
     return f"[Hands: {hands}][Board: {game.board_str}][Betting: {self._betting}]"
 
 

@@ -205,3 +205,14 @@ def test_openspiel_leduc_refuses_what_nfsp_leduc_refuses():
     state.apply_action(2)
     with pytest.raises(error):
       state.clone().apply_action(2)  # a third raise
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_state_strings_tell_states_apart(name):
+  """OpenSpiel's C++ tools (GetAllStates, state equality) key states by
+  `str(state)`: different histories, mid-deal included, differ there."""
+  game = pyspiel.load_game(name)
+  seen = {}
+  for state in _playthroughs(game, 20, seed=11):
+    history = tuple(state.history())
+    assert seen.setdefault(str(state), history) == history, str(state)

@@ -17,6 +17,9 @@ def _walk_both(ours, theirs):
       assert (ours.information_state_string(p) ==
               theirs.information_state_string(p))
     return 1
+  for p in (0, 1):  # chance nodes included (between the rounds: round 2)
+    assert (ours.information_state_string(p) ==
+            theirs.information_state_string(p))
   if ours.is_chance_node():
     mine, other = zip(*ours.chance_outcomes()), zip(*theirs.chance_outcomes())
     (actions, probs), (their_actions, their_probs) = mine, other
@@ -24,8 +27,6 @@ def _walk_both(ours, theirs):
     assert probs == pytest.approx(their_probs, abs=1e-15)
   else:
     for p in (0, 1):
-      assert (ours.information_state_string(p) ==
-              theirs.information_state_string(p))
       assert ours.legal_actions(p) == theirs.legal_actions(p)
   return 1 + sum(_walk_both(ours.child(a), theirs.child(a))
                  for a in ours.legal_actions())
