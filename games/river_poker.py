@@ -105,6 +105,18 @@ def _check_params(params):
                      "'defined'")
   if not 0.0 <= params["range_weight"] <= 1.0:
     raise ValueError(f"range_weight={params['range_weight']}: must be in [0, 1]")
+  # Settings that would be ignored are refused: the game would not be the
+  # one asked for.
+  given = [name for name in ("range0", "range1") if params[name]]
+  if not given and params["range_weight"] != _DEFINED_WEIGHT:
+    raise ValueError(
+        f"range_weight={params['range_weight']}: weighs range0/range1, and "
+        "neither is given (beliefs='defined' uses its ranges at weight "
+        f"{_DEFINED_WEIGHT})")
+  if len(given) == 2 and params["beliefs"] != "uniform":
+    raise ValueError(
+        f"beliefs={params['beliefs']!r}: range0 and range1 are both given, so "
+        "the defined beliefs would not be used; leave beliefs out")
 
 
 DealTables = collections.namedtuple(
@@ -129,10 +141,12 @@ def deal_tables(board, min_rank, beliefs, range0, range1, range_weight):
   if outside:
     raise ValueError(f"board={board!r}: {outside} not in the deck of "
                      f"min_rank={min_rank!r}")
-  hands = cards.holdings([c for c in deck if c not in board_cards])
-  if len(hands) < 2:
-    raise ValueError(f"min_rank={min_rank!r} leaves too few cards to deal two "
-                     "holdings beside the board")
+  remaining = [c for c in deck if c not in board_cards]
+  if len(remaining) < 4:
+    raise ValueError(f"min_rank={min_rank!r} with board={board!r} leaves "
+                     f"{len(remaining)} cards beside the board: two holdings "
+                     "need 4")
+  hands = cards.holdings(remaining)
   weights = (_beliefs(hands, params, 0), _beliefs(hands, params, 1))
   # compatible[i, j]: holdings i and j share no card.
   compatible = np.ones((len(hands), len(hands)), bool)
