@@ -6,7 +6,8 @@ The runs (one core each; `--output_dir` under runs/, then copy its
 curve.csv to data/nfsp_leduc_long/<run>/):
 
   faithful           python examples/nfsp.py --episodes 30000000 --eval_every 500000
-  faithful_seed<k>   ... --seed k     (stopped early by the session's end)
+  faithful_seed<k>   ... --seed k     (seed 2 stopped at 23M, past 0.1;
+                     rows a resume repeated are dropped, the later kept)
   reward_scale_1     ... --reward_scale 1        (stopped at 7.5M)
   no_target_network  ... --target_refit_every 0
 
