@@ -281,8 +281,12 @@ class SequenceFormPolicy(policy_lib.Policy):
 class PolicyAgent(rl_agent.AbstractAgent):
   """Plays a `SequenceFormPolicy` in OpenSpiel RL loops (`rl_environment`).
 
-  The agent sees the information-state tensor; it finds the state's row by
-  the tensor (states with equal tensors play alike, e.g. Leduc's suits).
+  The agent finds the state's row by its information-state tensor. Where
+  several information states share a tensor (the 30-dim Leduc encoding
+  drops suits) and the policy plays them differently, the tensor cannot
+  say which to play: then the agent reads the state from the time step
+  (`rl_environment.Environment(..., include_full_state=True)`) and refuses
+  to guess without it.
   """
 
   def __init__(self, policy, player_id, seed=0):
@@ -290,18 +294,38 @@ class PolicyAgent(rl_agent.AbstractAgent):
     self.player_id = player_id
     self._policy = policy
     form = policy.sequence_form
+    strategies = policy.strategies[player_id]
     self._rows = {}
+    self._ambiguous = set()  # tensors of information states played apart
     for key, state in zip(form.keys[player_id], form.states[player_id]):
       tensor = np.asarray(state.information_state_tensor(player_id),
                           np.float32).tobytes()
-      self._rows.setdefault(tensor, form.row_of(player_id, key))
+      row = form.row_of(player_id, key)
+      first = self._rows.setdefault(tensor, row)
+      if not np.allclose(strategies[first], strategies[row], atol=1e-12):
+        self._ambiguous.add(tensor)
     self._rng = np.random.default_rng(seed)
+
+  def _row(self, observations):
+    tensor = np.asarray(observations["info_state"][self.player_id],
+                        np.float32).tobytes()
+    if tensor not in self._ambiguous:
+      return self._rows[tensor]
+    if not observations.get("serialized_state"):
+      raise ValueError(
+          "information states that share this information-state tensor are "
+          "played differently by the policy; create the environment with "
+          "rl_environment.Environment(..., include_full_state=True) so that "
+          "the agent can tell them apart")
+    _, state = pyspiel.deserialize_game_and_state(
+        observations["serialized_state"])
+    return self._policy.sequence_form.row_of(
+        self.player_id, state.information_state_string(self.player_id))
 
   def step(self, time_step, is_evaluation=False):
     if time_step.last():
       return None
-    tensor = np.asarray(time_step.observations["info_state"][self.player_id],
-                        np.float32).tobytes()
-    probs = self._policy.strategies[self.player_id][self._rows[tensor]]
+    probs = self._policy.strategies[self.player_id][
+        self._row(time_step.observations)]
     action = int(self._rng.choice(len(probs), p=probs / probs.sum()))
     return rl_agent.StepOutput(action=action, probs=probs)

@@ -153,3 +153,36 @@ def test_poker_exploration_schedule():
   loose.run(10_000)
   with pytest.raises(ValueError, match="contributions"):
     smooth_uct.SmoothUCT(pyspiel.load_game("leduc_poker"), config)
+
+
+def test_agent_tells_apart_information_states_that_share_a_tensor():
+  """nfsp_leduc's 30-dim tensor drops suits: the jack of spades and of hearts
+  share a tensor while the search plays them apart. With the full state in
+  the time step the agent plays `average_policy()` exactly at every state;
+  without it, it refuses rather than play one suit's strategy for both."""
+  from open_spiel.python import rl_environment  # pylint: disable=g-import-not-at-top
+  game = pyspiel.load_game("nfsp_leduc")
+  search = smooth_uct.SmoothUCT(game, smooth_uct.LEDUC, seed=0)
+  search.run(20_000)
+  average = search.average_policy()
+  agents = [search.agent(p, seed=p) for p in (0, 1)]
+  env = rl_environment.Environment(game, include_full_state=True, seed=1)
+  checked = 0
+  for _ in range(200):
+    time_step = env.reset()
+    while not time_step.last():
+      player = time_step.observations["current_player"]
+      output = agents[player].step(time_step)
+      expected = average.action_probabilities(env.get_state)
+      np.testing.assert_allclose(
+          [output.probs[a] for a in expected], list(expected.values()))
+      checked += 1
+      time_step = env.step([output.action])
+  assert checked > 500
+  plain = rl_environment.Environment(game, seed=1)
+  with pytest.raises(ValueError, match="include_full_state=True"):
+    for _ in range(200):
+      time_step = plain.reset()
+      while not time_step.last():
+        player = time_step.observations["current_player"]
+        time_step = plain.step([agents[player].step(time_step).action])
