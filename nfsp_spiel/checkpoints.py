@@ -13,6 +13,8 @@ import numpy as np
 
 
 def _npz(path):
+  """The file name, as a string (`pathlib.Path`s are welcome)."""
+  path = os.fspath(path)
   return path if path.endswith(".npz") else path + ".npz"
 
 

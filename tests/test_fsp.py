@@ -155,7 +155,7 @@ def test_checkpoint_resumes_exactly(tmp_path, name):
   solver = fsp.FSPSolver(game, seed=3, memory_episodes=500)
   for _ in range(700):  # past the point where the memories are full
     solver.iteration()
-  path = solver.save(str(tmp_path / "fsp.npz"))
+  path = solver.save(tmp_path / "fsp.npz")
   resumed = fsp.FSPSolver.restore(game, path, memory_episodes=500)
   for _ in range(300):
     solver.iteration()
@@ -167,7 +167,7 @@ def test_checkpoint_resumes_exactly(tmp_path, name):
   with pytest.raises(ValueError, match="memory_episodes differs"):
     fsp.FSPSolver.restore(game, path)
   with pytest.raises(FileNotFoundError, match="no FSP checkpoint"):
-    fsp.FSPSolver.restore(game, str(tmp_path / "nothing.npz"))
+    fsp.FSPSolver.restore(game, tmp_path / "nothing.npz")
 
 
 def test_sampling_policies_match_the_tables():

@@ -175,7 +175,7 @@ def test_checkpoint_round_trip(tmp_path):
   env = _env("kuhn_poker", 0)
   agents = nfsp.agents_for(env.game, SMALL, seed=0)
   _play(env, agents, 400)
-  path = nfsp.save_agents(str(tmp_path / "ckpt"), env.game, agents)
+  path = nfsp.save_agents(tmp_path / "ckpt", env.game, agents)
   copies = nfsp.agents_for(env.game, SMALL, seed=7)
   nfsp.restore_agents(path, env.game, copies)
   for agent, copy in zip(agents, copies):

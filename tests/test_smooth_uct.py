@@ -67,7 +67,7 @@ def test_checkpoint_round_trip(tmp_path):
   game = pyspiel.load_game("leduc_poker")
   search = smooth_uct.SmoothUCT(game, smooth_uct.LEDUC, seed=2)
   search.run(30_000)
-  path = search.save(str(tmp_path / "uct.npz"))
+  path = search.save(tmp_path / "uct.npz")
   resumed = smooth_uct.SmoothUCT.restore(game, path, smooth_uct.LEDUC)
   search.run(30_000)
   resumed.run(30_000)

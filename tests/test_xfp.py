@@ -197,7 +197,7 @@ def test_checkpoint_round_trip(tmp_path):
   solver = xfp.XFPSolver(game, initial_strategy="random", seed=2)
   for _ in range(10):
     solver.iteration()
-  path = solver.save(str(tmp_path / "xfp.npz"))
+  path = solver.save(tmp_path / "xfp.npz")
   resumed = xfp.XFPSolver.restore(game, path)
   for _ in range(10):
     solver.iteration()
@@ -205,7 +205,7 @@ def test_checkpoint_round_trip(tmp_path):
   assert resumed.iterations == 20
   np.testing.assert_array_equal(solver.strategies[0], resumed.strategies[0])
   with pytest.raises(FileNotFoundError, match="no XFP checkpoint"):
-    xfp.XFPSolver.restore(game, str(tmp_path / "missing.npz"))
+    xfp.XFPSolver.restore(game, tmp_path / "missing.npz")
   with pytest.raises(ValueError, match="checkpoint of kuhn_poker"):
     xfp.XFPSolver.restore(pyspiel.load_game("leduc_poker"), path)
 
