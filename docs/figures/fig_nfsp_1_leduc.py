@@ -15,7 +15,15 @@ command resumes); the PNGs are `fig_nfsp_1a.png`, `fig_nfsp_1b.png`,
 in all three panels. The sliding window's divergence needs its 2m records
 filled: about 15m episodes at eta 0.1.
 
-  python docs/figures/fig_nfsp_1_leduc.py --episodes 30000000 --jobs 2
+The curves in the repository (the same command with more episodes resumes
+a run where it stopped):
+
+  python docs/figures/fig_nfsp_1_leduc.py --runs nfsp,sliding_window \
+      --episodes 20000000 --jobs 2
+  python docs/figures/fig_nfsp_1_leduc.py --runs dqn,eta_0.5,\
+exponential_reservoir,hidden_128,hidden_8,hidden_16,hidden_32 \
+      --episodes 3000000 --jobs 1
+  python docs/figures/fig_nfsp_1_leduc.py --runs eta_0.5 --episodes 10000000
   python docs/figures/fig_nfsp_1_leduc.py --plot_only
 """
 
