@@ -43,3 +43,34 @@ def test_tensorboard_scalars(tmp_path):
   logger.log(1, exploitability=0.5)
   event_files = os.listdir(tmp_path / "tensorboard")
   assert event_files and event_files[0].startswith("events.out.tfevents")
+
+
+@pytest.mark.parametrize("cut", ["100,", "100,12.5,0.0", "1000,3.0,0.00"])
+def test_a_row_cut_by_a_crash_is_dropped_and_the_run_resumes(tmp_path, cut):
+  """A full disk or a kill mid-write leaves a last row without its line end
+  (possibly with every field, the last one cut short): reading the curve
+  leaves it out, and reopening the folder rewrites the curve without it, so
+  the next row starts on a line of its own."""
+  logger = evaluation.LearningCurveLogger(str(tmp_path))
+  for step in (1, 10):
+    logger.log(step, exploitability=1.0 / step)
+  with open(logger.path, "a", newline="") as f:
+    f.write(cut)
+  assert [r["step"] for r in evaluation.read_curve(logger.path)] == [1, 10]
+  resumed = evaluation.LearningCurveLogger(str(tmp_path))
+  resumed.log(100, exploitability=0.01)
+  rows = evaluation.read_curve(resumed.path)
+  assert [(r["step"], r["exploitability"]) for r in rows] == [
+      (1, 1.0), (10, 0.1), (100, 0.01)]
+  with open(resumed.path) as f:
+    assert len(f.read().splitlines()) == 4  # header and three rows
+
+
+def test_a_header_cut_by_a_crash_starts_the_curve_again(tmp_path):
+  with open(tmp_path / "curve.csv", "w") as f:
+    f.write("step,seco")
+  logger = evaluation.LearningCurveLogger(str(tmp_path))
+  logger.log(5, exploitability=0.5)
+  assert evaluation.read_curve(logger.path) == [
+      {"step": 5.0, "seconds": pytest.approx(logger.seconds, abs=1.0),
+       "exploitability": 0.5}]

@@ -3,7 +3,8 @@
 `LearningCurveLogger` appends one row per evaluation (step, wall-clock seconds,
 any metrics) to `<directory>/curve.csv`, flushing every row so that a killed
 run loses nothing; reopening the same directory resumes the curve (wall-clock
-continues from the last row). With `tensorboard=True` it also writes
+continues from the last row; a last row cut by a crash or a full disk is
+dropped, and readers never see it). With `tensorboard=True` it also writes
 TensorBoard scalars. `plot_curves` draws one or several runs on one chart,
 optionally log-log like the papers' figures, and saves a PNG.
 """
@@ -29,10 +30,13 @@ class LearningCurveLogger:
     self._fields = None
     self._offset = 0.0  # seconds already spent by the runs this one resumes
     if os.path.exists(self.path):
-      rows = read_curve(self.path)
+      header, rows, complete = _complete_rows(self.path)
+      if not complete:  # a row cut by a crash or a full disk: drop it
+        _rewrite(self.path, [header] + rows if header else [])
+      if header:
+        self._fields = header
       if rows:
-        self._fields = list(rows[0])
-        self._offset = float(rows[-1]["seconds"])
+        self._offset = float(rows[-1][header.index("seconds")])
     self._start = time.perf_counter()
     self._writer = None
     if tensorboard:
@@ -67,9 +71,41 @@ class LearningCurveLogger:
 
 
 def read_curve(path):
-  """The rows of a curve CSV as dicts of floats."""
+  """The complete rows of a curve CSV as dicts of floats (a last row cut by a
+  crash or a full disk is left out)."""
+  header, rows, _ = _complete_rows(path)
+  return [dict(zip(header, map(float, row))) for row in rows]
+
+
+def _complete_rows(path):
+  """(header, complete rows, whether the file held nothing else): a row
+  counts when its line ended and every field is a number."""
   with open(path, newline="") as f:
-    return [{k: float(v) for k, v in row.items()} for row in csv.DictReader(f)]
+    text = f.read()
+  lines = text.splitlines(keepends=True)
+  ended = [line for line in lines if line.endswith("\n")]
+  parsed = list(csv.reader(ended))
+  header = parsed[0] if parsed else None
+  rows = [row for row in parsed[1:]
+          if len(row) == len(header) and all(map(_is_number, row))]
+  return header, rows, len(rows) == len(parsed) - 1 and len(ended) == len(
+      lines)
+
+
+def _is_number(text):
+  try:
+    float(text)
+  except ValueError:
+    return False
+  return True
+
+
+def _rewrite(path, rows):
+  """Replaces the CSV by `rows`, atomically."""
+  temporary = path + ".tmp"
+  with open(temporary, "w", newline="") as f:
+    csv.writer(f).writerows(rows)
+  os.replace(temporary, path)
 
 
 def plot_curves(runs, output, metric="exploitability", x="step", loglog=False,
