@@ -18,16 +18,18 @@ def check_action(state, action):
   """Raises ValueError unless `action` may be applied at `state`: one of the
   mover's legal actions, or at a chance node one of its outcomes. OpenSpiel
   applies a Python game's actions unchecked; its C++ poker games refuse
-  illegal ones, and so must ours (a third raise, a card dealt twice)."""
-  if state.is_terminal():
+  illegal ones, and so must ours (a third raise, a card dealt twice). Called
+  on every step, so it asks the state's Python methods, not pyspiel's."""
+  player = state.current_player()
+  if player == pyspiel.PlayerId.TERMINAL:
     raise ValueError(f"{state.get_game()}: action {action} applied to a "
                      "terminal state")
-  if state.is_chance_node():
+  if player == pyspiel.PlayerId.CHANCE:
     allowed = [outcome for outcome, _ in state.chance_outcomes()]
     kind = "chance outcome"
   else:
-    allowed = state.legal_actions()
-    kind = f"legal action of player {state.current_player()}"
+    allowed = state._legal_actions(player)  # pylint: disable=protected-access
+    kind = f"legal action of player {player}"
   if action not in allowed:
     raise ValueError(f"{state.get_game()}: action {action} is not a {kind} "
                      f"here; allowed: {allowed}")

@@ -194,6 +194,10 @@ class RiverPokerGame(pyspiel.Game):
     self.board_str = cards.cards_str(self.board)
     self.hand_strs = [cards.cards_str(h) for h in self.hands]
     self.tensor_size = cards.NUM_CARDS + poker.betting_size(1, self.max_bets)
+    # A deal's next-card law is asked for twice per card (the dealer samples
+    # it, `apply_action` checks the card against it) and recurs across deals.
+    self._card_outcomes = functools.lru_cache(maxsize=4096)(
+        self._next_card_outcomes)
     stake = self.pot / 2 + self.max_bets * self.bet
     super().__init__(
         _GAME_TYPE,
@@ -225,6 +229,9 @@ class RiverPokerGame(pyspiel.Game):
     none): the lower card follows the holding law's marginal, the higher one
     its law given the lower.
     """
+    return list(self._card_outcomes(int(hand0), int(low_card)))
+
+  def _next_card_outcomes(self, hand0, low_card):
     weights = self.holding_probabilities(None if hand0 < 0 else hand0)
     if low_card < 0:
       return _outcomes(np.arange(cards.NUM_CARDS), np.bincount(

@@ -35,7 +35,6 @@ import dataclasses
 import itertools
 import json
 import math
-import numbers
 
 import numpy as np
 import tensorflow as tf
@@ -43,6 +42,7 @@ from open_spiel.python import policy as policy_lib
 from open_spiel.python import rl_agent
 
 from nfsp_spiel import checkpoints
+from nfsp_spiel import checks
 from nfsp_spiel import dqn as dqn_lib
 from nfsp_spiel import evaluation
 from nfsp_spiel import networks
@@ -250,9 +250,9 @@ class NFSP(rl_agent.AbstractAgent):
     config = NFSPConfig.leduc() if config is None else config
     if not isinstance(config, NFSPConfig):
       raise TypeError(f"config must be an NFSPConfig, not {type(config)}")
-    self.player_id = _whole_number("player_id", player_id, 0)
-    self.state_size = _whole_number("state_size", state_size, 1)
-    self.num_actions = _whole_number("num_actions", num_actions, 1)
+    self.player_id = checks.whole_number("player_id", player_id, 0)
+    self.state_size = checks.whole_number("state_size", state_size, 1)
+    self.num_actions = checks.whole_number("num_actions", num_actions, 1)
     self.config = config
     self._name = name
     self._rng = np.random.default_rng(seed)
@@ -626,15 +626,6 @@ class NFSP(rl_agent.AbstractAgent):
                  "target_network": self.dqn.target_network,
                  "average_network": self.average_network}
     return {k: v for k, v in networks_.items() if v is not None}
-
-
-def _whole_number(name, value, minimum):
-  """`value` as an int if it is a whole number >= `minimum`, else a clear
-  error (30.7 must not become 30)."""
-  if (isinstance(value, bool) or not isinstance(value, numbers.Real) or
-      not float(value).is_integer() or value < minimum):
-    raise ValueError(f"{name}={value!r}: must be a whole number >= {minimum}")
-  return int(value)
 
 
 def save_agents(path, game, agents, **extra):

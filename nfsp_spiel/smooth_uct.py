@@ -21,7 +21,6 @@ argmax Q) evaluated through the evaluation module.
 
 import dataclasses
 import math
-import numbers
 from typing import Optional
 
 import numba
@@ -29,6 +28,7 @@ import numpy as np
 from open_spiel.python.bots import policy as policy_bot
 
 from nfsp_spiel import checkpoints
+from nfsp_spiel import checks
 from nfsp_spiel import evaluation
 from nfsp_spiel import sequence_form
 
@@ -264,12 +264,7 @@ class SmoothUCT:
 
   def run(self, num_episodes):
     """Simulates `num_episodes` episodes from the root (sampled deals)."""
-    if (isinstance(num_episodes, bool) or
-        not isinstance(num_episodes, numbers.Real) or
-        not float(num_episodes).is_integer() or num_episodes < 0):
-      raise ValueError(f"num_episodes={num_episodes!r}: must be a whole "
-                       "number >= 0")
-    num_episodes = int(num_episodes)
+    num_episodes = checks.whole_number("num_episodes", num_episodes, 0)
     t, cfg = self.tree, self.config
     _simulate(int(num_episodes), int(self._rng.integers(2**31)), t.player,
               t.infoset, t.child_start, t.num_children, t.children,

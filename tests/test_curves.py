@@ -74,3 +74,12 @@ def test_a_header_cut_by_a_crash_starts_the_curve_again(tmp_path):
   assert evaluation.read_curve(logger.path) == [
       {"step": 5.0, "seconds": pytest.approx(logger.seconds, abs=1.0),
        "exploitability": 0.5}]
+
+
+def test_cut_curve_keeps_the_rows_up_to_the_checkpoint(tmp_path):
+  logger = evaluation.LearningCurveLogger(str(tmp_path))
+  for step in (1, 10, 100, 1000):
+    logger.log(step, exploitability=1.0 / step)
+  evaluation.cut_curve(logger.path, 100)
+  assert [r["step"] for r in evaluation.read_curve(logger.path)] == [1, 10, 100]
+  evaluation.cut_curve(str(tmp_path / "none.csv"), 5)  # nothing to cut

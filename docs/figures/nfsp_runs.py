@@ -12,7 +12,6 @@ from there and first cuts the curve back to the checkpoint's episode count,
 so the curve never repeats or skips a point.
 """
 
-import csv
 import os
 
 import figure_runs
@@ -43,7 +42,7 @@ def train(figure, run, changes, episodes, seed, points=40):
                             "checkpoint.npz")
   if os.path.exists(checkpoint):
     driver.restore(checkpoint)
-    _cut_curve(curve, driver.episodes)
+    evaluation.cut_curve(curve, driver.episodes)
   elif os.path.exists(curve):
     os.remove(curve)
   logger = evaluation.LearningCurveLogger(directory)
@@ -62,14 +61,3 @@ def train(figure, run, changes, episodes, seed, points=40):
       driver.save(checkpoint)
   return curve
 
-
-def _cut_curve(path, episodes):
-  """Keeps the rows up to `episodes` (those the checkpoint has seen)."""
-  if not os.path.exists(path):
-    return
-  with open(path, newline="") as f:
-    rows = list(csv.reader(f))
-  kept = [rows[0]] + [r for r in rows[1:]
-                      if len(r) == len(rows[0]) and float(r[0]) <= episodes]
-  with open(path, "w", newline="") as f:
-    csv.writer(f).writerows(kept)

@@ -7,13 +7,15 @@
 * `best_response_gaps`, `best_response_quality` (thesis eq. 5.2),
   `strategy_distance`.
 * `head_to_head`: duplicate matches in game units and mbb/h.
-* `LearningCurveLogger`, `plot_curves`: CSV / TensorBoard curves and PNGs.
+* `LearningCurveLogger`, `cut_curve`, `plot_curves`: CSV / TensorBoard curves
+  and PNGs.
 * `kuhn`: Kuhn poker's equilibrium family and the distance to it.
 """
 
 from nfsp_spiel.evaluation import kuhn
 
 from nfsp_spiel.evaluation.curves import LearningCurveLogger
+from nfsp_spiel.evaluation.curves import cut_curve
 from nfsp_spiel.evaluation.curves import plot_curves
 from nfsp_spiel.evaluation.curves import read_curve
 from nfsp_spiel.evaluation.diagnostics import best_response_gaps

@@ -77,6 +77,17 @@ def read_curve(path):
   return [dict(zip(header, map(float, row))) for row in rows]
 
 
+def cut_curve(path, last_step):
+  """Keeps the complete rows of a curve CSV up to `last_step` (a resumed run's
+  checkpoint step), so that the resumed run neither repeats nor skips one."""
+  if not os.path.exists(path):
+    return
+  header, rows, _ = _complete_rows(path)
+  if header:
+    step = header.index("step")
+    _rewrite(path, [header] + [r for r in rows if float(r[step]) <= last_step])
+
+
 def _complete_rows(path):
   """(header, complete rows, whether the file held nothing else): a row
   counts when its line ended and every field is a number."""
