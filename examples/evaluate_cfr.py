@@ -3,14 +3,12 @@
 Every `--eval_every` iterations: the exploitability of CFR's average policy,
 its strategy distance to the previous average, and the best-response quality
 (thesis eq. 5.2) of CFR's current policy as a "learned best response" to the
-average, all logged to a learning curve (CSV, optional TensorBoard); at the
-end a log-log PNG of the curve and a duplicate match of the average policy
+average, all logged to a learning curve (CSV, optional TensorBoard; OpenSpiel's
+CFR has no checkpoint, so every run starts a fresh curve); at the end a log-log PNG of the curve and a duplicate match of the average policy
 against the uniform policy, in mbb/h.
 
   python examples/evaluate_cfr.py --game nfsp_leduc --iterations 100
 """
-
-import os
 
 from absl import app
 from absl import flags
@@ -19,6 +17,7 @@ from open_spiel.python import policy as policy_lib
 
 import nfsp_spiel  # noqa: F401
 from nfsp_spiel import evaluation
+from nfsp_spiel import run_directory
 
 FLAGS = flags.FLAGS
 flags.DEFINE_string("game", "nfsp_leduc", "OpenSpiel game string.")
@@ -36,11 +35,17 @@ def cpp_policy(solver_policy):
   return lambda state: dict(solver_policy.get_state_policy(state))
 
 
+def plot(curve, png):
+  evaluation.plot_curves({"CFR": curve}, png, loglog=True, title=FLAGS.game)
+
+
 def main(argv):
   del argv
   game = pyspiel.load_game(FLAGS.game)
   solver = pyspiel.CFRSolver(game)
-  logger = evaluation.LearningCurveLogger(FLAGS.output_dir, FLAGS.tensorboard)
+  run = run_directory.RunDirectory(FLAGS.output_dir, plot, resume=False,
+                                   tensorboard=FLAGS.tensorboard)
+  run.open_curve(0)
   previous = policy_lib.UniformRandomPolicy(game)
   for iteration in range(1, FLAGS.iterations + 1):
     solver.evaluate_and_update_policy()
@@ -48,7 +53,7 @@ def main(argv):
       continue
     average = evaluation.as_tabular(game, cpp_policy(solver.average_policy()))
     current = cpp_policy(solver.current_policy())
-    row = logger.log(
+    row = run.log(
         iteration,
         exploitability=evaluation.exploitability(game, average),
         average_change=evaluation.strategy_distance(game, previous, average),
@@ -56,10 +61,7 @@ def main(argv):
             game, average, [current, current]))
     print(", ".join(f"{k} {v:.4g}" for k, v in row.items()), flush=True)
     previous = average
-  png = evaluation.plot_curves({"CFR": logger.path},
-                               os.path.join(FLAGS.output_dir, "curve.png"),
-                               loglog=True, title=str(game))
-  print(f"curve: {logger.path}, {png}")
+  print(f"curve: {run.curve}, {run.plot()}")
   if FLAGS.match_deals:
     result = evaluation.head_to_head(game, previous,
                                      policy_lib.UniformRandomPolicy(game),

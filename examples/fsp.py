@@ -5,12 +5,13 @@ Trains for `--seconds` of wall-clock time (the papers' budget: 300 s) or
 training (evaluation time is excluded from the training clock, as in the
 papers), with the best-response quality of thesis eq. 5.2. Writes
 `<output_dir>/curve.csv` and `curve.png`, checkpoints to
-`<output_dir>/checkpoint.npz`, and resumes from it when run again.
+`<output_dir>/checkpoint.npz` after every evaluation, and resumes from it
+when run again (`--noresume` starts over): curve and training clock continue
+from the checkpoint's (`nfsp_spiel.run_directory`).
 
   python examples/fsp.py --game "river_poker(beliefs=defined)" --seconds 30
 """
 
-import os
 import time
 
 from absl import app
@@ -20,6 +21,7 @@ import pyspiel
 import nfsp_spiel  # noqa: F401
 from nfsp_spiel import evaluation
 from nfsp_spiel import fsp
+import run_flags  # examples/run_flags.py
 
 FLAGS = flags.FLAGS
 flags.DEFINE_string("game", "river_poker(beliefs=defined)", "Game string.")
@@ -31,8 +33,11 @@ flags.DEFINE_float("mixing_gamma", 10.0, "Mixing correction gamma (0: 1/k).")
 flags.DEFINE_bool("count_actions", False,
                   "Count the one-hot action instead of the policy.")
 flags.DEFINE_integer("seed", 0, "Random seed.")
-flags.DEFINE_string("output_dir", "runs/fsp", "Curve and checkpoint folder.")
-flags.DEFINE_bool("tensorboard", False, "Also write TensorBoard scalars.")
+
+
+def plot(curve, png):
+  evaluation.plot_curves({"FSP": curve}, png, x="training_seconds",
+                         inset_loglog=True, title=FLAGS.game)
 
 
 def main(argv):
@@ -41,16 +46,12 @@ def main(argv):
   config = fsp.FSPConfig(memory_episodes=FLAGS.memory_episodes,
                          mixing_gamma=FLAGS.mixing_gamma or None,
                          count_policy=not FLAGS.count_actions, seed=FLAGS.seed)
-  checkpoint = os.path.join(FLAGS.output_dir, "checkpoint.npz")
-  logger = evaluation.LearningCurveLogger(FLAGS.output_dir, FLAGS.tensorboard)
-  rows = evaluation.read_curve(logger.path) if os.path.exists(
-      logger.path) else []
-  training = rows[-1]["training_seconds"] if rows else 0.0
-  if os.path.exists(checkpoint):
-    solver = fsp.FSPSolver.restore(game, checkpoint, config)
-    print(f"resumed at iteration {solver.iterations}, {training:.1f} s")
-  else:
-    solver = fsp.FSPSolver(game, config)
+  run, solver = run_flags.open_run(
+      "runs/fsp", plot, lambda path: fsp.FSPSolver.restore(game, path, config),
+      lambda: fsp.FSPSolver(game, config))
+  # The training clock (evaluations excluded) continues from the checkpoint.
+  training = run.open_curve(solver.iterations).get("training_seconds", 0.0)
+  print(f"{game} at iteration {solver.iterations}, {training:.1f} s training")
   next_eval = training
   while training < FLAGS.seconds and (
       FLAGS.iterations is None or solver.iterations < FLAGS.iterations):
@@ -62,20 +63,16 @@ def main(argv):
         FLAGS.iterations is not None and solver.iterations >= FLAGS.iterations)
     if training >= next_eval or done:
       next_eval = training + FLAGS.eval_seconds
-      row = logger.log(solver.iterations, training_seconds=training,
-                       episodes=solver.episodes,
-                       exploitability=solver.exploitability(),
-                       best_response_quality=solver.best_response_quality())
-      solver.save(checkpoint)
+      row = run.log(solver.iterations, training_seconds=training,
+                    episodes=solver.episodes,
+                    exploitability=solver.exploitability(),
+                    best_response_quality=solver.best_response_quality())
+      run.save(solver.save, solver.iterations, training_seconds=training)
       print(f"iteration {row['step']}, {training:.1f} s training, "
             f"{row['episodes']:.0f} episodes, exploitability "
             f"{row['exploitability']:.4f}, BR quality "
             f"{row['best_response_quality']:.4f}", flush=True)
-  png = evaluation.plot_curves({"FSP": logger.path},
-                               os.path.join(FLAGS.output_dir, "curve.png"),
-                               x="training_seconds", inset_loglog=True,
-                               title=str(game))
-  print(f"curve: {logger.path}, {png}; checkpoint: {checkpoint}")
+  print(f"curve: {run.curve}, {run.plot()}; checkpoint: {run.checkpoint}")
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ the same command resumes from it with nothing lost (`--noresume` starts over).
 """
 
 import dataclasses
-import os
+import functools
 
 from absl import app
 from absl import flags
@@ -31,6 +31,7 @@ import nfsp_spiel  # noqa: F401
 from nfsp_spiel import evaluation
 from nfsp_spiel import nfsp
 from nfsp_spiel import selfplay
+import run_flags  # examples/run_flags.py
 
 FLAGS = flags.FLAGS
 flags.DEFINE_string("game", "nfsp_leduc", "OpenSpiel game string.")
@@ -79,11 +80,7 @@ flags.DEFINE_enum("driver", "selfplay", ["selfplay", "rl_environment"],
 flags.DEFINE_integer("num_games", 128, "Games played at once (selfplay).")
 flags.DEFINE_integer("seed", 0, "Seed of agents and games.")
 flags.DEFINE_integer("checkpoint_every", 1_000_000, "Episodes between "
-                     "checkpoints.")
-flags.DEFINE_string("output_dir", "runs/nfsp", "Folder for curve and "
-                    "checkpoint.")
-flags.DEFINE_bool("resume", True, "Resume from <output_dir>/checkpoint.npz.")
-flags.DEFINE_bool("tensorboard", False, "Also write TensorBoard scalars.")
+                     "checkpoints (a multiple of --eval_every).")
 
 
 def make_config():
@@ -126,16 +123,19 @@ def evaluate(game, agents):
   return metrics
 
 
-def _plotted(path, row, metric):
-  """The curves of `path` to draw: NFSP's metric and, where logged, the
-  diagnostics beside it (same units: chips per hand)."""
-  lines = {"NFSP average policy": (path, metric)}
+def plot(metric, curve, png):
+  """Draws NFSP's metric and, where logged, the diagnostics beside it (same
+  units: chips per hand)."""
+  columns = evaluation.read_curve(curve)[0]
+  lines = {"NFSP average policy": (curve, metric)}
   labels = {"exploitability_sl_memory": "M_SL action counts",
             "br_gap_0": "best-response gap, player 0",
             "br_gap_1": "best-response gap, player 1"}
-  lines.update({label: (path, column) for column, label in labels.items()
-                if column in row})
-  return lines
+  lines.update({label: (curve, column) for column, label in labels.items()
+                if column in columns})
+  evaluation.plot_curves(lines, png, metric=metric,
+                         loglog=metric.startswith("exploitability"),
+                         title=FLAGS.game, xlabel="episodes")
 
 
 def _metric(game):
@@ -168,16 +168,25 @@ class RLEnvironmentLoop:
         agent.step(time_step)
     self.episodes += num_episodes
 
-  def save(self, path):
-    return nfsp.save_agents(path, self.env.game, self.agents)
+  def save(self, path, progress=None):
+    return nfsp.save_agents(path, self.env.game, self.agents, progress,
+                            self._settings())
 
   def restore(self, path):
-    nfsp.restore_agents(path, self.env.game, self.agents)
+    nfsp.restore_agents(path, self.env.game, self.agents, self._settings())
     self.episodes = self.agents[0].episodes
+
+  def _settings(self):
+    # The environment's games are not saved: a resumed run deals new ones.
+    return {"driver": "rl_environment", "seed": FLAGS.seed}
 
 
 def main(argv):
   del argv
+  if FLAGS.checkpoint_every % FLAGS.eval_every:
+    raise app.UsageError(f"--checkpoint_every={FLAGS.checkpoint_every} must "
+                         f"be a multiple of --eval_every={FLAGS.eval_every}: "
+                         "a checkpoint follows an evaluation")
   game = pyspiel.load_game(FLAGS.game)
   config = make_config()
   agents = nfsp.agents_for(game, config, seed=FLAGS.seed)
@@ -185,20 +194,14 @@ def main(argv):
     loop = selfplay.SelfPlay(game, agents, FLAGS.num_games, seed=FLAGS.seed)
   else:
     loop = RLEnvironmentLoop(game, agents)
-  os.makedirs(FLAGS.output_dir, exist_ok=True)
-  checkpoint = os.path.join(FLAGS.output_dir, "checkpoint.npz")
-  curve = os.path.join(FLAGS.output_dir, "curve.csv")
-  if FLAGS.resume and os.path.exists(checkpoint):
-    loop.restore(checkpoint)
-    print(f"resumed from {checkpoint} at episode {loop.episodes}")
-  elif os.path.exists(curve):
-    os.remove(curve)  # a fresh run starts a fresh curve
-  logger = evaluation.LearningCurveLogger(FLAGS.output_dir, FLAGS.tensorboard)
-  print(f"{game}: {config}")
-  if loop.episodes == 0:
-    logger.log(0, **evaluate(game, agents), **agents[0].losses)
-  png = os.path.join(FLAGS.output_dir, "curve.png")
   metric = _metric(game)
+  run, loop = run_flags.open_run(
+      "runs/nfsp", functools.partial(plot, metric),
+      lambda path: loop.restore(path) or loop, lambda: loop)
+  run.open_curve(loop.episodes)
+  print(f"{game} at episode {loop.episodes:,}: {config}")
+  if loop.episodes == 0:
+    run.log(0, **evaluate(game, agents), **agents[0].losses)
   with tqdm(total=FLAGS.episodes, initial=loop.episodes,
             unit="episode", unit_scale=True) as progress:
     while loop.episodes < FLAGS.episodes:
@@ -206,21 +209,18 @@ def main(argv):
       next_eval = (before // FLAGS.eval_every + 1) * FLAGS.eval_every
       loop.play(min(next_eval, FLAGS.episodes) - before)
       progress.update(loop.episodes - before)
-      row = logger.log(loop.episodes, **evaluate(game, agents),
-                       **agents[0].losses)
+      row = run.log(loop.episodes, **evaluate(game, agents),
+                    **agents[0].losses)
       progress.set_postfix({k: f"{v:.4g}" for k, v in row.items()
                             if k not in ("step", "seconds")})
       if (loop.episodes // FLAGS.checkpoint_every >
           before // FLAGS.checkpoint_every or loop.episodes >= FLAGS.episodes):
-        loop.save(checkpoint)
-      evaluation.plot_curves(_plotted(logger.path, row, metric), png,
-                             metric=metric,
-                             loglog=metric.startswith("exploitability"),
-                             title=str(game), xlabel="episodes")
+        run.save(loop.save, loop.episodes)
+      run.plot()
   print(f"\n{'episodes':>12} {'seconds':>9} {metric}")
-  for row in evaluation.read_curve(logger.path):
+  for row in evaluation.read_curve(run.curve):
     print(f"{int(row['step']):>12,} {row['seconds']:>9.1f} {row[metric]:.4f}")
-  print(f"curve: {logger.path} and {png}; checkpoint: {checkpoint}")
+  print(f"curve: {run.curve} and {run.png}; checkpoint: {run.checkpoint}")
 
 
 if __name__ == "__main__":

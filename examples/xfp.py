@@ -3,14 +3,13 @@
 Evaluates the average profile's exploitability every `--eval_every` iterations
 (and at the end), logs it with the wall-clock time to `<output_dir>/curve.csv`
 (and TensorBoard with `--tensorboard`), draws `curve.png`, and checkpoints to
-`<output_dir>/checkpoint.npz`: running the same command again resumes there.
+`<output_dir>/checkpoint.npz` right after an evaluation: running the same
+command again resumes there, with the curve cut back to the checkpoint
+(`nfsp_spiel.run_directory`); `--noresume` starts over.
 
   python examples/xfp.py --game "river_poker(beliefs=defined)" --seconds 300
   python examples/xfp.py --game nfsp_leduc --stepsize gfp --iterations 10000
 """
-
-import os
-import time
 
 from absl import app
 from absl import flags
@@ -19,6 +18,7 @@ import pyspiel
 import nfsp_spiel  # noqa: F401
 from nfsp_spiel import evaluation
 from nfsp_spiel import xfp
+import run_flags  # examples/run_flags.py
 
 FLAGS = flags.FLAGS
 flags.DEFINE_string("game", "nfsp_leduc", "OpenSpiel game string.")
@@ -33,50 +33,48 @@ flags.DEFINE_integer("seed", 0, "Seed of the random initial strategy / noise.")
 flags.DEFINE_integer("iterations", 1000, "Stop after this many iterations.")
 flags.DEFINE_float("seconds", None, "Also stop after this wall-clock time.")
 flags.DEFINE_integer("eval_every", 10, "Iterations between evaluations.")
-flags.DEFINE_integer("checkpoint_every", 1000, "Iterations between checkpoints.")
-flags.DEFINE_string("output_dir", "runs/xfp", "Folder for the curve and "
-                    "checkpoint; an existing checkpoint there is resumed.")
-flags.DEFINE_bool("tensorboard", False, "Also write TensorBoard scalars.")
+flags.DEFINE_integer("checkpoint_every", 1000, "Iterations between "
+                     "checkpoints (a multiple of --eval_every).")
+
+
+def plot(curve, png):
+  evaluation.plot_curves({FLAGS.stepsize.upper(): curve}, png, loglog=True,
+                         title=FLAGS.game)
 
 
 def main(argv):
   del argv
+  if FLAGS.checkpoint_every % FLAGS.eval_every:
+    raise app.UsageError(f"--checkpoint_every={FLAGS.checkpoint_every} must "
+                         f"be a multiple of --eval_every={FLAGS.eval_every}: "
+                         "a checkpoint follows an evaluation")
   game = pyspiel.load_game(FLAGS.game)
   config = xfp.XFPConfig(
       stepsize=FLAGS.stepsize, alpha=FLAGS.alpha,
       initial_strategy=FLAGS.initial_strategy,
       best_response_noise=FLAGS.best_response_noise, seed=FLAGS.seed)
-  checkpoint = os.path.join(FLAGS.output_dir, "checkpoint.npz")
   # The curve's clock starts before compiling: compile time is part of XFP's.
-  logger = evaluation.LearningCurveLogger(FLAGS.output_dir, FLAGS.tensorboard)
-  start = time.perf_counter()
-  if os.path.exists(checkpoint):
-    solver = xfp.XFPSolver.restore(game, checkpoint, config)
-    print(f"resumed {game} at iteration {solver.iterations}")
-  else:
-    solver = xfp.XFPSolver(game, config)
-  print(f"compiled {game} in {time.perf_counter() - start:.2f} s: "
+  run, solver = run_flags.open_run(
+      "runs/xfp", plot, lambda path: xfp.XFPSolver.restore(game, path, config),
+      lambda: xfp.XFPSolver(game, config))
+  run.open_curve(solver.iterations)
+  print(f"{game} at iteration {solver.iterations}, {run.seconds:.2f} s: "
         f"{[len(k) for k in solver.form.keys]} information states")
   if solver.iterations == 0:
-    logger.log(0, exploitability=solver.exploitability())
+    run.log(0, exploitability=solver.exploitability())
   while solver.iterations < FLAGS.iterations:
     solver.iteration()
-    out_of_time = FLAGS.seconds and logger.seconds >= FLAGS.seconds
+    out_of_time = FLAGS.seconds and run.seconds >= FLAGS.seconds
     done = out_of_time or solver.iterations == FLAGS.iterations
-    if solver.iterations % FLAGS.checkpoint_every == 0 or done:
-      solver.save(checkpoint)
     if solver.iterations % FLAGS.eval_every == 0 or done:
-      row = logger.log(solver.iterations,
-                       exploitability=solver.exploitability())
+      row = run.log(solver.iterations, exploitability=solver.exploitability())
       print(f"iteration {row['step']}, {row['seconds']:.1f} s, "
             f"exploitability {row['exploitability']:.5f}", flush=True)
+    if solver.iterations % FLAGS.checkpoint_every == 0 or done:
+      run.save(solver.save, solver.iterations)
     if out_of_time:
       break
-  png = evaluation.plot_curves(
-      {f"{FLAGS.stepsize.upper()}": logger.path},
-      os.path.join(FLAGS.output_dir, "curve.png"), loglog=True,
-      title=str(game))
-  print(f"curve: {logger.path}, {png}; checkpoint: {checkpoint}")
+  print(f"curve: {run.curve}, {run.plot()}; checkpoint: {run.checkpoint}")
 
 
 if __name__ == "__main__":

@@ -474,8 +474,13 @@ class FSPSolver:
     return evaluation.best_response_quality(self.game, self.policy(),
                                             [best, best])
 
-  def save(self, path):
-    """Checkpoints everything a resumed run needs (tables, memories, RNG)."""
+  def checkpoint_header(self):
+    """What this solver's checkpoints hold: FSP, the game, the config."""
+    return checkpoints.header("FSP", self.game, self.config)
+
+  def save(self, path, progress=None):
+    """Checkpoints everything a resumed run needs (tables, memories, RNG),
+    with a training run's `progress` (`run_directory`) beside it."""
     arrays = {"iterations": self.iterations, "episodes": self.episodes,
               "deals": np.array(self._deals, np.int64).reshape(-1, 2)}
     for p in (0, 1):
@@ -487,19 +492,17 @@ class FSPSolver:
                      f"memory{p}_lengths": memory.lengths,
                      f"memory{p}_rewards": memory.rewards,
                      f"memory{p}_cursor": [memory.size, memory.next]})
-    return checkpoints.save(path, self.game, self._rng, **arrays)
+    return checkpoints.save(path, self.checkpoint_header(), self._rng,
+                            progress, **arrays)
 
   @classmethod
-  def restore(cls, game, path, config=None, **overrides):
-    """A solver resumed from `save`'s checkpoint (same game and sizes)."""
-    solver = cls(game, config, **overrides)
-    data = checkpoints.load(path, game, solver._rng, "FSP")  # pylint: disable=protected-access
+  def restore(cls, game, path, config=None, seed=None, **overrides):
+    """A solver resumed from `save`'s checkpoint; one of another algorithm,
+    game or config raises `checkpoints.CheckpointError`."""
+    solver = cls(game, config, seed, **overrides)
+    data = checkpoints.load(path, solver.checkpoint_header(), solver._rng)  # pylint: disable=protected-access
     for p in (0, 1):
       memory = solver.learners[p].memory
-      if data[f"memory{p}_states"].shape != memory.states.shape:
-        raise ValueError(f"{path!r} has memories of shape "
-                         f"{data[f'memory{p}_states'].shape}, this config "
-                         f"{memory.states.shape} (memory_episodes differs)")
       solver.learners[p].q[:] = data[f"q{p}"]
       solver.average_models[p].counts[:] = data[f"counts{p}"]
       memory.states[:] = data[f"memory{p}_states"]

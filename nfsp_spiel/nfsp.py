@@ -51,6 +51,9 @@ from nfsp_spiel import replay_memory
 SL_MEMORIES = ("reservoir", "exponential_reservoir", "sliding_window")
 POLICIES = ("average", "best_response", "greedy_average")
 EPSILON_SCHEDULES = ("polynomial", "inverse_sqrt")
+# Config fields a checkpoint may differ in: where a run resumes (a GPU run on
+# a CPU) does not change what it learns.
+IGNORED_FIELDS = ("device",)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -543,12 +546,21 @@ class NFSP(rl_agent.AbstractAgent):
     """Writes everything a resumed run needs (networks, target network,
     optimiser state: none for plain SGD, both memories, counters, RNGs, the
     current episode) to `path` (.npz), atomically."""
-    return checkpoints.write(path, self.checkpoint_arrays())
+    return checkpoints.write(path, self.checkpoint_header(),
+                             self.checkpoint_arrays())
 
   def restore(self, path):
     """Loads a checkpoint written by `save` by an agent of the same player,
     sizes and configuration; a mismatch raises before anything changes."""
-    self.load_checkpoint_arrays(checkpoints.read(path, "NFSP"), path)
+    self.load_checkpoint_arrays(
+        checkpoints.read(path, self.checkpoint_header(), IGNORED_FIELDS),
+        path)
+
+  def checkpoint_header(self, algorithm="NFSP agent", game=None, **settings):
+    """The checkpoint header of this agent (alone, or as part of a run of
+    `algorithm` on `game` with the loop's `settings`)."""
+    return checkpoints.header(algorithm, game, {
+        **dataclasses.asdict(self.config), **settings})
 
   def checkpoint_arrays(self):
     """The agent's checkpoint as a dict of arrays (what `save` writes).
@@ -583,18 +595,15 @@ class NFSP(rl_agent.AbstractAgent):
   def check_checkpoint_arrays(self, data, path):
     """Raises if `data` (from `checkpoint_arrays()`) was written by an agent
     of another configuration, player or size (`path` names it)."""
-    saved = json.loads(str(data["config"]))
-    ours = json.loads(self.config.to_json())
-    differing = {k: (saved.get(k), v) for k, v in ours.items()
-                 if k != "device" and saved.get(k) != v}
-    if differing:
-      raise ValueError(f"{path!r} was written with another configuration "
-                       f"(field: (checkpoint, this agent)): {differing}")
+    saved = checkpoints.header("NFSP agent", None,
+                               json.loads(str(data["config"])))
+    checkpoints.check(path, saved, self.checkpoint_header(), IGNORED_FIELDS)
     shape = [self.player_id, self.state_size, self.num_actions]
     if [int(x) for x in data["shape"]] != shape:
-      raise ValueError(f"{path!r} holds an agent of (player_id, state_size, "
-                       f"num_actions) = {tuple(data['shape'])}, this one is "
-                       f"{tuple(shape)}")
+      raise checkpoints.CheckpointError(
+          f"{path!r} holds an agent of (player_id, state_size, "
+          f"num_actions) = {tuple(data['shape'])}, this one is "
+          f"{tuple(shape)}")
 
   def load_checkpoint_arrays(self, data, path):
     """Restores from `checkpoint_arrays()`' output after checking it."""
@@ -628,34 +637,33 @@ class NFSP(rl_agent.AbstractAgent):
     return {k: v for k, v in networks_.items() if v is not None}
 
 
-def save_agents(path, game, agents, **extra):
+def save_agents(path, game, agents, progress=None, settings=None, **extra):
   """One checkpoint file for all players' agents (and `extra` arrays of the
-  training loop), written atomically; returns the path."""
+  training loop, whose `settings` join the header, and a training run's
+  `progress`), written atomically; returns the path."""
   arrays = {"game": str(game), **extra}
   for p, agent in enumerate(agents):
     for key, value in agent.checkpoint_arrays().items():
       arrays[f"agent{p}/{key}"] = value
-  return checkpoints.write(path, arrays)
+  header = agents[0].checkpoint_header("NFSP", game, **(settings or {}))
+  return checkpoints.write(path, header, arrays, progress)
 
 
-def restore_agents(path, game, agents, check=None):
+def restore_agents(path, game, agents, settings=None):
   """Restores `save_agents`' file into `agents`; returns its `extra` arrays.
-  Another game, configuration or agent size, or `check(extra)` raising,
-  stops it before any agent changes."""
-  data = checkpoints.read(path, "NFSP")
-  if str(data["game"]) != str(game):
-    raise ValueError(f"{path!r} is a checkpoint of {data['game']}, not {game}")
+  Another game, configuration, loop `settings` or agent size stops it
+  (`checkpoints.CheckpointError`) before any agent changes."""
+  expected = agents[0].checkpoint_header("NFSP", game, **(settings or {}))
+  data = checkpoints.read(path, expected, IGNORED_FIELDS)
   parts = [{k[len(f"agent{p}/"):]: v for k, v in data.items()
             if k.startswith(f"agent{p}/")} for p in range(len(agents))]
   if not all(parts):
-    raise ValueError(f"{path!r} holds no agent for some of the "
-                     f"{len(agents)} players")
+    raise checkpoints.CheckpointError(
+        f"{path!r} holds no agent for some of the {len(agents)} players")
   extra = {k: v for k, v in data.items() if not k.startswith("agent")
            and k != "game"}
   for agent, part in zip(agents, parts):
     agent.check_checkpoint_arrays(part, path)
-  if check is not None:
-    check(extra)
   for agent, part in zip(agents, parts):
     agent.load_checkpoint_arrays(part, path)
   return extra

@@ -258,6 +258,7 @@ class SelfPlay:
       raise ValueError(f"num_games={num_games}: must be at least 1")
     self.game = game
     self.agents = agents
+    self._seed = seed
     self._rng = np.random.default_rng(seed)
     self.games = make_games(game, num_games, self._rng, backend)
     players = game.num_players()
@@ -327,8 +328,15 @@ class SelfPlay:
 
   # ---- checkpoints: the agents and the games in flight, in one file ----
 
-  def save(self, path):
-    """The agents and the games in flight in one file (atomic)."""
+  def _settings(self):
+    """The driver's part of the checkpoint header."""
+    # The games in flight are saved in their backend's own form.
+    return {"driver": f"selfplay/{type(self.games).__name__}",
+            "num_games": self.num_games, "seed": self._seed}
+
+  def save(self, path, progress=None):
+    """The agents and the games in flight in one file (atomic), with a
+    training run's `progress` (`run_directory`)."""
     arrays = {"episodes": np.array(self.episodes),
               "rng": json.dumps(self._rng.bit_generator.state),
               "pending_state": self._pending_state,
@@ -337,21 +345,15 @@ class SelfPlay:
               "best_response": self._best_response}
     for key, value in self.games.state().items():
       arrays[f"games/{key}"] = value
-    return nfsp_lib.save_agents(path, self.game, self.agents, **arrays)
+    return nfsp_lib.save_agents(path, self.game, self.agents, progress,
+                                self._settings(), **arrays)
 
   def restore(self, path):
     """Continues exactly where `save` stopped: a resumed run takes the same
-    steps as one that was never interrupted."""
-
-    def check(data):
-      if "has_pending" not in data:
-        raise ValueError(f"{path!r} holds agents only, not a self-play run")
-      if data["has_pending"].shape[0] != self.num_games:
-        raise ValueError(f"{path!r} holds {data['has_pending'].shape[0]} "
-                         f"games in flight, this driver has num_games="
-                         f"{self.num_games}")
-
-    data = nfsp_lib.restore_agents(path, self.game, self.agents, check)
+    steps as one that was never interrupted. A checkpoint of another game,
+    configuration or driver raises `checkpoints.CheckpointError`."""
+    data = nfsp_lib.restore_agents(path, self.game, self.agents,
+                                   self._settings())
     self.games.load_state({k[len("games/"):]: v for k, v in data.items()
                            if k.startswith("games/")})
     self.episodes = int(data["episodes"])

@@ -259,6 +259,7 @@ class SmoothUCT:
                         self.tree.exploration(cfg.exploration_cap,
                                               cfg.exploration_k))
     self.episodes = 0
+    self._seed = seed
     self._rng = np.random.default_rng(seed)
     self._max_depth = game.max_game_length() + 1
 
@@ -316,17 +317,26 @@ class SmoothUCT:
     return policy_bot.PolicyBot(player_id, np.random.RandomState(seed),
                                 self.average_policy())
 
-  def save(self, path):
-    """Checkpoints the trees and counters."""
-    return checkpoints.save(path, self.game, self._rng, counts=self.counts,
+  def checkpoint_header(self):
+    """What this search's checkpoints hold: the game, config and seed."""
+    return checkpoints.header("Smooth UCT", self.game,
+                              {**dataclasses.asdict(self.config),
+                               "seed": self._seed})
+
+  def save(self, path, progress=None):
+    """Checkpoints the trees and counters, with a training run's `progress`
+    (`run_directory`) beside them."""
+    return checkpoints.save(path, self.checkpoint_header(), self._rng,
+                            progress, counts=self.counts,
                             action_counts=self.action_counts, q=self.q,
                             expanded=self.expanded, episodes=self.episodes)
 
   @classmethod
-  def restore(cls, game, path, config=None, **overrides):
-    """A search resumed from `save`'s checkpoint."""
-    search = cls(game, config, **overrides)
-    data = checkpoints.load(path, game, search._rng, "Smooth UCT")  # pylint: disable=protected-access
+  def restore(cls, game, path, config=None, seed=0, **overrides):
+    """A search resumed from `save`'s checkpoint; one of another algorithm,
+    game, config or seed raises `checkpoints.CheckpointError`."""
+    search = cls(game, config, seed, **overrides)
+    data = checkpoints.load(path, search.checkpoint_header(), search._rng)  # pylint: disable=protected-access
     for name in ("counts", "action_counts", "q", "expanded"):
       getattr(search, name)[:] = data[name]
     search.episodes = int(data["episodes"])

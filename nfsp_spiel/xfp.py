@@ -178,18 +178,24 @@ class XFPSolver:
     """The average profile as a light OpenSpiel policy over the arrays."""
     return sequence_form.SequenceFormPolicy(self.form, self.strategies)
 
-  def save(self, path):
-    """Checkpoints the run (average strategies, iteration, RNG) to `path`."""
-    return checkpoints.save(path, self.game, self._rng,
-                            iterations=self.iterations,
+  def checkpoint_header(self):
+    """What this solver's checkpoints hold: XFP, the game, the config."""
+    return checkpoints.header("XFP", self.game, self.config)
+
+  def save(self, path, progress=None):
+    """Checkpoints the run (average strategies, iteration, RNG) to `path`,
+    with a training run's `progress` (`run_directory`) beside it."""
+    return checkpoints.save(path, self.checkpoint_header(), self._rng,
+                            progress, iterations=self.iterations,
                             strategy0=self.strategies[0],
                             strategy1=self.strategies[1])
 
   @classmethod
   def restore(cls, game, path, config=None, **overrides):
-    """A solver resumed from `save`'s checkpoint (same game required)."""
+    """A solver resumed from `save`'s checkpoint; one of another algorithm,
+    game or config raises `checkpoints.CheckpointError`."""
     solver = cls(game, config, **overrides)
-    data = checkpoints.load(path, game, solver._rng, "XFP")  # pylint: disable=protected-access
+    data = checkpoints.load(path, solver.checkpoint_header(), solver._rng)  # pylint: disable=protected-access
     solver.strategies = [data["strategy0"], data["strategy1"]]
     solver.iterations = int(data["iterations"])
     return solver

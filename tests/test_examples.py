@@ -55,7 +55,7 @@ def test_fsp_runs_and_resumes(tmp_path):
   out = _run("fsp.py", "--game=kuhn_poker", "--seconds=1.0",
              "--eval_seconds=0.2", "--memory_episodes=1000",
              f"--output_dir={tmp_path}")
-  assert "resumed at iteration" in out
+  assert "resumed from" in out and "kuhn_poker() at iteration " in out
   assert (tmp_path / "curve.png").exists()
 
 
@@ -65,4 +65,5 @@ def test_smooth_uct_runs_and_resumes(tmp_path):
   assert "20000 episodes" in out
   out = _run("smooth_uct.py", "--episodes=40000", "--eval_every=10000",
              f"--output_dir={tmp_path}")
-  assert "resumed at 20000 episodes" in out and "40000 episodes" in out
+  assert "resumed from" in out and "at 20000 episodes" in out
+  assert "40000 episodes" in out

@@ -156,7 +156,7 @@ def test_checkpoint_resumes_exactly(tmp_path, name):
   for _ in range(700):  # past the point where the memories are full
     solver.iteration()
   path = solver.save(tmp_path / "fsp.npz")
-  resumed = fsp.FSPSolver.restore(game, path, memory_episodes=500)
+  resumed = fsp.FSPSolver.restore(game, path, seed=3, memory_episodes=500)
   for _ in range(300):
     solver.iteration()
     resumed.iteration()
@@ -164,9 +164,10 @@ def test_checkpoint_resumes_exactly(tmp_path, name):
   np.testing.assert_array_equal(solver.average_models[0].counts,
                                 resumed.average_models[0].counts)
   assert resumed.iterations == 1000 and resumed.episodes == solver.episodes
-  with pytest.raises(ValueError, match="memory_episodes differs"):
-    fsp.FSPSolver.restore(game, path)
-  with pytest.raises(FileNotFoundError, match="no FSP checkpoint"):
+  with pytest.raises(ValueError, match="memory_episodes: 500 there, 40000 "
+                     "here"):
+    fsp.FSPSolver.restore(game, path, seed=3)
+  with pytest.raises(FileNotFoundError, match="no checkpoint at"):
     fsp.FSPSolver.restore(game, tmp_path / "nothing.npz")
 
 

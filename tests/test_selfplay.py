@@ -1,12 +1,6 @@
 """Batched self-play: same dynamics as the single-game path, compiled trees,
 exact resumption, convergence on Kuhn, bad input."""
 
-import dataclasses
-import os
-import signal
-import subprocess
-import sys
-import time
 
 import numpy as np
 from open_spiel.python import rl_environment
@@ -18,7 +12,6 @@ from nfsp_spiel import evaluation
 from nfsp_spiel import nfsp
 from nfsp_spiel import selfplay
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SMALL = nfsp.NFSPConfig(rl_memory_capacity=5000, sl_memory_capacity=20000,
                         learn_every=16, batch_size=32, min_memory_to_learn=32,
                         anticipatory=0.3)
@@ -141,7 +134,7 @@ def test_resumed_run_equals_an_uninterrupted_one(tmp_path):
   driver.play(1500)
   path = driver.save(str(tmp_path / "run.npz"))
   resumed = nfsp.agents_for(game, SMALL, seed=99)
-  again = selfplay.SelfPlay(game, resumed, num_games=16, seed=99)
+  again = selfplay.SelfPlay(game, resumed, num_games=16, seed=3)
   again.restore(path)
   assert again.episodes == driver.episodes
   again.play(3000 - again.episodes)
@@ -181,43 +174,12 @@ def test_bad_input(tmp_path):
   agents = nfsp.agents_for(game, SMALL)
   driver = selfplay.SelfPlay(game, agents, num_games=4)
   path = driver.save(str(tmp_path / "run.npz"))
-  with pytest.raises(ValueError, match="4 games in flight.*num_games=8"):
+  with pytest.raises(ValueError, match="num_games: 4 there, 8 here"):
     selfplay.SelfPlay(game, nfsp.agents_for(game, SMALL),
                       num_games=8).restore(path)
   with pytest.raises(ValueError, match="backend='gpu'"):
     selfplay.SelfPlay(game, agents, backend="gpu")
   agents_only = nfsp.save_agents(str(tmp_path / "agents.npz"), game, agents)
-  with pytest.raises(ValueError, match="agents only"):
+  with pytest.raises(ValueError, match="driver: absent there, "
+                     "'selfplay/TreeGames' here"):
     driver.restore(agents_only)
-
-
-@pytest.mark.parametrize("driver", ["selfplay", "rl_environment"])
-def test_example_is_killed_and_resumes(tmp_path, driver):
-  """examples/nfsp.py killed after a checkpoint resumes there and finishes;
-  its curve continues without a gap."""
-  output = str(tmp_path / driver)
-  command = [sys.executable, os.path.join(ROOT, "examples", "nfsp.py"),
-             "--game", "kuhn_poker", "--episodes", "40000", "--eval_every",
-             "2000", "--checkpoint_every", "2000", "--output_dir", output,
-             "--driver", driver]
-  process = subprocess.Popen(command, stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL)
-  checkpoint = os.path.join(output, "checkpoint.npz")
-  deadline = time.time() + 120
-  while not os.path.exists(checkpoint) and time.time() < deadline:
-    time.sleep(0.2)
-  process.send_signal(signal.SIGKILL)
-  process.wait()
-  assert os.path.exists(checkpoint)
-  with np.load(checkpoint) as data:
-    saved = int(data["agent0/counters"][1])
-  assert 0 < saved < 40000
-  subprocess.run(command[:5] + ["6000"] + command[6:], check=True,
-                 capture_output=True)
-  rows = evaluation.read_curve(os.path.join(output, "curve.csv"))
-  steps = [row["step"] for row in rows]
-  assert steps == sorted(steps) and steps[-1] >= 6000
-  assert os.path.exists(os.path.join(output, "curve.png"))
-  # The diagnostics beside exploitability (Kuhn is small enough).
-  assert {"br_gap_0", "br_gap_1", "exploitability_sl_memory"} <= set(rows[0])
-  assert all(row["br_gap_0"] >= -1e-9 for row in rows)

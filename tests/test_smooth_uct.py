@@ -68,7 +68,7 @@ def test_checkpoint_round_trip(tmp_path):
   search = smooth_uct.SmoothUCT(game, smooth_uct.LEDUC, seed=2)
   search.run(30_000)
   path = search.save(tmp_path / "uct.npz")
-  resumed = smooth_uct.SmoothUCT.restore(game, path, smooth_uct.LEDUC)
+  resumed = smooth_uct.SmoothUCT.restore(game, path, smooth_uct.LEDUC, seed=2)
   search.run(30_000)
   resumed.run(30_000)
   np.testing.assert_array_equal(search.q, resumed.q)

@@ -198,15 +198,19 @@ def test_checkpoint_round_trip(tmp_path):
   for _ in range(10):
     solver.iteration()
   path = solver.save(tmp_path / "xfp.npz")
-  resumed = xfp.XFPSolver.restore(game, path)
+  with pytest.raises(ValueError, match="initial_strategy: 'random' there, "
+                     "'uniform' here, seed: 2 there, 0 here"):
+    xfp.XFPSolver.restore(game, path)
+  resumed = xfp.XFPSolver.restore(game, path, initial_strategy="random",
+                                  seed=2)
   for _ in range(10):
     solver.iteration()
     resumed.iteration()
   assert resumed.iterations == 20
   np.testing.assert_array_equal(solver.strategies[0], resumed.strategies[0])
-  with pytest.raises(FileNotFoundError, match="no XFP checkpoint"):
+  with pytest.raises(FileNotFoundError, match="no checkpoint at"):
     xfp.XFPSolver.restore(game, tmp_path / "missing.npz")
-  with pytest.raises(ValueError, match="checkpoint of kuhn_poker"):
+  with pytest.raises(ValueError, match="holds XFP on kuhn_poker"):
     xfp.XFPSolver.restore(pyspiel.load_game("leduc_poker"), path)
 
 

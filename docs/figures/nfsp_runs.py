@@ -8,8 +8,9 @@ best-response gap and the exploitability of M_SL's counts
 (`nfsp.diagnostics`) to `data/<figure>/<run>/curve.csv`. It checkpoints to
 `runs/figures/<figure>/<run>/checkpoint.npz` (outside git) after each
 logged point past `CHECKPOINT_FROM` episodes; started again, it resumes
-from there and first cuts the curve back to the checkpoint's episode count,
-so the curve never repeats or skips a point.
+from there, its curve cut back to the checkpoint's episode count
+(`nfsp_spiel.run_directory`, as the training binaries), so the curve never
+repeats or skips a point.
 """
 
 import os
@@ -30,34 +31,31 @@ def train(figure, run, changes, episodes, seed, points=40):
   import nfsp_spiel  # noqa: F401  pylint: disable=g-import-not-at-top,unused-import
   from nfsp_spiel import evaluation  # pylint: disable=g-import-not-at-top
   from nfsp_spiel import nfsp  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel import run_directory  # pylint: disable=g-import-not-at-top
   from nfsp_spiel import selfplay  # pylint: disable=g-import-not-at-top
   game = pyspiel.load_game("nfsp_leduc")
   config = (nfsp.NFSPConfig.dqn() if changes == "dqn"
             else nfsp.NFSPConfig.leduc(**changes))
   agents = nfsp.agents_for(game, config, seed=seed)
   driver = selfplay.SelfPlay(game, agents, num_games=128, seed=seed)
-  directory = os.path.join(figure_runs.HERE, "data", figure, run)
-  curve = os.path.join(directory, "curve.csv")
-  checkpoint = os.path.join(ROOT, "runs", "figures", figure, run,
-                            "checkpoint.npz")
-  if os.path.exists(checkpoint):
-    driver.restore(checkpoint)
-    evaluation.cut_curve(curve, driver.episodes)
-  elif os.path.exists(curve):
-    os.remove(curve)
-  logger = evaluation.LearningCurveLogger(directory)
+  folder = run_directory.RunDirectory(
+      os.path.join(figure_runs.HERE, "data", figure, run),
+      checkpoint=os.path.join(ROOT, "runs", "figures", figure, run,
+                              "checkpoint.npz"))
+  if folder.resuming:
+    driver.restore(folder.checkpoint)
+  folder.open_curve(driver.episodes)
   for target in sorted(figure_runs.log_points(episodes, points) | {episodes}):
     if target < 1000 or target <= driver.episodes:
       continue
     driver.play(target - driver.episodes)
     average = nfsp.NFSPPolicy(game, agents).to_tabular()
     greedy = nfsp.NFSPPolicy(game, agents, "best_response").to_tabular()
-    logger.log(driver.episodes,
+    folder.log(driver.episodes,
                exploitability=evaluation.exploitability(game, average),
                exploitability_greedy=evaluation.exploitability(game, greedy),
                **nfsp.diagnostics(game, agents, average, greedy))
     if driver.episodes >= CHECKPOINT_FROM:
-      os.makedirs(os.path.dirname(checkpoint), exist_ok=True)
-      driver.save(checkpoint)
-  return curve
+      folder.save(driver.save, driver.episodes)
+  return folder.curve
 

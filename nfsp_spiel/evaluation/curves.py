@@ -3,14 +3,18 @@
 `LearningCurveLogger` appends one row per evaluation (step, wall-clock seconds,
 any metrics) to `<directory>/curve.csv`, flushing every row so that a killed
 run loses nothing; reopening the same directory resumes the curve (wall-clock
-continues from the last row; a last row cut by a crash or a full disk is
-dropped, and readers never see it). With `tensorboard=True` it also writes
-TensorBoard scalars. `plot_curves` draws one or several runs on one chart,
-optionally log-log like the papers' figures, and saves a PNG.
+continues from the last row unless told where; a last row cut by a crash or a
+full disk is dropped, and readers never see it). With `tensorboard=True` it
+also writes the rows as TensorBoard scalars, rebuilt from the CSV whenever
+the directory is reopened, so that both always hold the same rows. Training
+binaries open their curve through `nfsp_spiel.run_directory`, which keeps it
+consistent with their checkpoint. `plot_curves` draws one or several runs on
+one chart, optionally log-log like the papers' figures, and saves a PNG.
 """
 
 import csv
 import os
+import shutil
 import time
 
 import matplotlib
@@ -19,30 +23,39 @@ matplotlib.use("Agg")  # files only; no display needed
 import matplotlib.pyplot as plt  # pylint: disable=g-import-not-at-top
 
 CSV_NAME = "curve.csv"
+TENSORBOARD_NAME = "tensorboard"
 
 
 class LearningCurveLogger:
   """Appends evaluation rows to `<directory>/curve.csv` (and TensorBoard)."""
 
-  def __init__(self, directory, tensorboard=False):
+  def __init__(self, directory, tensorboard=False, seconds=None):
+    """`seconds`: where the clock starts (default: the curve's last row)."""
     os.makedirs(directory, exist_ok=True)
     self.path = os.path.join(directory, CSV_NAME)
     self._fields = None
-    self._offset = 0.0  # seconds already spent by the runs this one resumes
+    self._offset = seconds or 0.0  # seconds spent by the runs this resumes
+    rows = []
     if os.path.exists(self.path):
       header, rows, complete = _complete_rows(self.path)
       if not complete:  # a row cut by a crash or a full disk: drop it
         _rewrite(self.path, [header] + rows if header else [])
       if header:
         self._fields = header
-      if rows:
+      if rows and seconds is None:
         self._offset = float(rows[-1][header.index("seconds")])
     self._start = time.perf_counter()
     self._writer = None
     if tensorboard:
       import tensorflow as tf  # pylint: disable=g-import-not-at-top
-      self._writer = tf.summary.create_file_writer(
-          os.path.join(directory, "tensorboard"))
+      events = os.path.join(directory, TENSORBOARD_NAME)
+      shutil.rmtree(events, ignore_errors=True)  # rebuilt from the CSV
+      self._writer = tf.summary.create_file_writer(events)
+      for row in rows:
+        values = dict(zip(self._fields, map(float, row)))
+        self._write_scalars(int(values.pop("step")),
+                            {k: v for k, v in values.items()
+                             if k != "seconds"})
 
   @property
   def seconds(self):
@@ -62,12 +75,15 @@ class LearningCurveLogger:
     with open(self.path, "a", newline="") as f:
       csv.DictWriter(f, self._fields).writerow(row)
     if self._writer is not None:
-      import tensorflow as tf  # pylint: disable=g-import-not-at-top
-      with self._writer.as_default():
-        for name, value in metrics.items():
-          tf.summary.scalar(name, value, step=step)
-      self._writer.flush()
+      self._write_scalars(step, metrics)
     return row
+
+  def _write_scalars(self, step, metrics):
+    import tensorflow as tf  # pylint: disable=g-import-not-at-top
+    with self._writer.as_default():
+      for name, value in metrics.items():
+        tf.summary.scalar(name, value, step=step)
+    self._writer.flush()
 
 
 def read_curve(path):

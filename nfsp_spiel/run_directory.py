@@ -1,0 +1,120 @@
+"""A training run's output folder, consistent with its checkpoint after any crash.
+
+Every training binary (examples/nfsp.py, xfp.py, fsp.py, smooth_uct.py) keeps
+
+  <directory>/checkpoint.npz  the last checkpoint, with the run's clocks in it
+  <directory>/curve.csv       a row per evaluation (`LearningCurveLogger`)
+  <directory>/curve.png       the curve, drawn by the binary's `plot`
+  <directory>/tensorboard/    the same rows as TensorBoard scalars (optional)
+
+through this one class. The rule that keeps them consistent: a run
+checkpoints only right after logging a row at the same step (`save`), and
+the checkpoint stores the run's clocks. A resumed run therefore cuts the curve
+to the checkpoint's step (rows logged after it, and a row cut by the crash,
+are logged again as the run redoes them), continues the clocks from the
+checkpoint's, rebuilds the TensorBoard scalars from the cut curve and redraws
+the PNG. A fresh run (no checkpoint, or `resume=False`) starts a fresh curve.
+A temporary checkpoint left by a crash in the middle of a save is removed.
+"""
+
+import os
+import shutil
+import time
+
+from nfsp_spiel import checkpoints
+from nfsp_spiel.evaluation import curves
+
+CHECKPOINT_NAME = "checkpoint.npz"
+PLOT_NAME = "curve.png"
+
+
+class RunDirectory:
+  """Checkpoint, curve, plot and TensorBoard scalars of one training run.
+
+  Use: `run = RunDirectory(directory, plot)`; restore `run.checkpoint` if
+  `run.resuming`; `clocks = run.open_curve(step)` with the restored step;
+  then per evaluation `run.log(step, **metrics)` and, when due,
+  `run.save(solver.save, **clocks)`.
+  """
+
+  def __init__(self, directory, plot=None, resume=True, tensorboard=False,
+               checkpoint=None):
+    """`plot(curve_csv, png)` draws the curve (None: no PNG); `resume=False`
+    starts over even where a checkpoint exists (it is replaced at the first
+    save); `checkpoint` puts the checkpoint elsewhere (e.g. a curve kept in
+    git, its large checkpoint outside)."""
+    self.directory = os.fspath(directory)
+    os.makedirs(self.directory, exist_ok=True)
+    self.checkpoint = os.fspath(checkpoint or os.path.join(self.directory,
+                                                           CHECKPOINT_NAME))
+    os.makedirs(os.path.dirname(self.checkpoint), exist_ok=True)
+    self.curve = os.path.join(self.directory, curves.CSV_NAME)
+    self.png = os.path.join(self.directory, PLOT_NAME)
+    self.found_checkpoint = os.path.exists(self.checkpoint)
+    self.resuming = resume and self.found_checkpoint
+    self._plot = plot
+    self._tensorboard = tensorboard
+    self._started = time.perf_counter()  # restoring and compiling count
+    self._logger = None
+    self._last_step = None
+    _remove(checkpoints.temporary_path(self.checkpoint))
+    if not self.resuming:  # a fresh run starts a fresh curve
+      _remove(self.curve)
+      _remove(self.png)
+      shutil.rmtree(os.path.join(self.directory, curves.TENSORBOARD_NAME),
+                    ignore_errors=True)
+
+  def open_curve(self, step):
+    """Opens the curve once the checkpoint at `step` is restored (a fresh
+    run: step 0); returns the clocks the checkpoint stored (`save`'s
+    `clocks`, {} for a fresh run)."""
+    clocks = {}
+    seconds = 0.0
+    if self.resuming:
+      curves.cut_curve(self.curve, step)
+      clocks = checkpoints.read_progress(self.checkpoint)
+      rows = curves.read_curve(self.curve) if os.path.exists(
+          self.curve) else []
+      # Checkpoints older than this module kept no clock: the last row's.
+      seconds = clocks.pop("seconds", rows[-1]["seconds"] if rows else 0.0)
+      clocks.pop("step", None)
+    seconds += time.perf_counter() - self._started
+    self._logger = curves.LearningCurveLogger(self.directory,
+                                              self._tensorboard, seconds)
+    if self.resuming:
+      self.plot()
+    return clocks
+
+  @property
+  def seconds(self):
+    """Wall-clock seconds of the run, including the runs it resumes."""
+    return self._logger.seconds
+
+  def log(self, step, **metrics):
+    """Writes the curve's row for `step` (see `LearningCurveLogger.log`)."""
+    row = self._logger.log(step, **metrics)
+    self._last_step = step
+    return row
+
+  def save(self, save, step, **clocks):
+    """Checkpoints through `save(path, progress=...)` with `step` and the
+    run's clocks (wall clock and `clocks`, e.g. training seconds); `step`
+    must be the last logged row's, so that a resumed run's curve ends at
+    its checkpoint."""
+    if step != self._last_step:
+      raise ValueError(f"checkpoint at step {step}, but the curve's last "
+                       f"row is step {self._last_step}: log a row first")
+    return save(self.checkpoint,
+                progress={"step": step, "seconds": self.seconds, **clocks})
+
+  def plot(self):
+    """Redraws the PNG from the curve (if it has a row); returns its path."""
+    if self._plot and os.path.exists(self.curve) and curves.read_curve(
+        self.curve):
+      self._plot(self.curve, self.png)
+    return self.png
+
+
+def _remove(path):
+  if os.path.exists(path):
+    os.remove(path)

@@ -1,0 +1,197 @@
+"""Checkpoints are recognised before anything is restored from them.
+
+Every restorer (XFP, FSP, Smooth UCT, NFSP's self-play driver and a lone NFSP
+agent) refuses another algorithm's file, another game's, one written with
+other settings and a damaged one with one `CheckpointError` naming the file,
+what it holds and what was expected; the file is never changed.
+"""
+
+import dataclasses
+import os
+import re
+import subprocess
+import sys
+
+import numpy as np
+import pyspiel
+import pytest
+
+from nfsp_spiel import checkpoints
+from nfsp_spiel import fsp
+from nfsp_spiel import nfsp
+from nfsp_spiel import selfplay
+from nfsp_spiel import smooth_uct
+from nfsp_spiel import xfp
+
+KUHN = pyspiel.load_game("kuhn_poker")
+TINY = nfsp.NFSPConfig(rl_memory_capacity=500, sl_memory_capacity=500,
+                       hidden_layers=(8,), min_memory_to_learn=16)
+
+
+def _nfsp_driver(game=KUHN, config=TINY, num_games=4):
+  return selfplay.SelfPlay(game, nfsp.agents_for(game, config), num_games)
+
+
+def _agent(config=TINY):
+  return nfsp.NFSP(0, 11, 2, config)
+
+
+# Per algorithm: (what its header says, a save and a restore).
+SOLVERS = {
+    "XFP": (lambda path: xfp.XFPSolver(KUHN).save(path),
+            lambda path, game=KUHN, **kw: xfp.XFPSolver.restore(game, path,
+                                                                **kw)),
+    "FSP": (lambda path: fsp.FSPSolver(KUHN, memory_episodes=100).save(path),
+            lambda path, game=KUHN, **kw: fsp.FSPSolver.restore(
+                game, path, **{"memory_episodes": 100, **kw})),
+    "Smooth UCT": (lambda path: smooth_uct.SmoothUCT(KUHN).save(path),
+                   lambda path, game=KUHN, **kw: smooth_uct.SmoothUCT.restore(
+                       game, path, **kw)),
+    "NFSP": (lambda path: _nfsp_driver().save(path),
+             lambda path, game=KUHN, **kw: _nfsp_driver(game, **kw).restore(
+                 path)),
+    "NFSP agent": (lambda path: _agent().save(path),
+                   lambda path, game=KUHN, **kw: _agent(**kw).restore(path)),
+}
+
+
+@pytest.fixture(scope="module")
+def saved(tmp_path_factory):
+  """One checkpoint per algorithm: {algorithm: path}."""
+  folder = tmp_path_factory.mktemp("checkpoints")
+  return {name: save(str(folder / f"{name.replace(' ', '_')}.npz"))
+          for name, (save, _) in SOLVERS.items()}
+
+
+def _contents(path):
+  with open(path, "rb") as f:
+    return f.read()
+
+
+@pytest.mark.parametrize("restorer", list(SOLVERS))
+@pytest.mark.parametrize("writer", list(SOLVERS))
+def test_another_algorithms_checkpoint_is_named(saved, restorer, writer):
+  path = saved[writer]
+  before = _contents(path)
+  restore = SOLVERS[restorer][1]
+  if writer == restorer:
+    restore(path)  # its own file loads
+    return
+  holds = writer if writer == "NFSP agent" else f"{writer} on kuhn_poker()"
+  wants = (restorer if restorer == "NFSP agent" else
+           f"{restorer} on kuhn_poker()")
+  with pytest.raises(checkpoints.CheckpointError,
+                     match=re.escape(f"{path!r} holds {holds}, not {wants}")):
+    restore(path)
+  assert _contents(path) == before
+
+
+@pytest.mark.parametrize("algorithm,changes,message", [
+    ("XFP", {"stepsize": "gfp"}, "stepsize: 'xfp' there, 'gfp' here"),
+    ("FSP", {"mixing_gamma": None}, "mixing_gamma: 10.0 there, None here"),
+    ("Smooth UCT", {"c": 99.0}, "c: 1.75 there, 99.0 here"),
+    ("Smooth UCT", {"seed": 3}, "seed: 0 there, 3 here"),
+    ("NFSP", {"num_games": 8}, "num_games: 4 there, 8 here"),
+    ("NFSP", {"config": dataclasses.replace(TINY, anticipatory=0.5)},
+     "anticipatory: 0.1 there, 0.5 here"),
+    ("NFSP agent", {"config": dataclasses.replace(TINY, hidden_layers=(9,))},
+     "hidden_layers: [8] there, [9] here"),
+])
+def test_other_settings_are_named(saved, algorithm, changes, message):
+  path = saved[algorithm]
+  with pytest.raises(checkpoints.CheckpointError, match=re.escape(
+      f"{path!r} holds {algorithm}")) as error:
+    SOLVERS[algorithm][1](path, **changes)
+  assert "with other settings" in str(error.value)
+  assert message in str(error.value)
+
+
+@pytest.mark.parametrize("algorithm", ["XFP", "FSP", "Smooth UCT", "NFSP"])
+def test_another_games_checkpoint_is_named(saved, algorithm):
+  leduc = pyspiel.load_game("leduc_poker")
+  with pytest.raises(checkpoints.CheckpointError, match=re.escape(
+      f"holds {algorithm} on kuhn_poker(), not {algorithm} on "
+      "leduc_poker()")):
+    SOLVERS[algorithm][1](saved[algorithm], game=leduc)
+
+
+def _truncated(data):
+  return data[:len(data) // 2]
+
+
+def _flipped(data):
+  """One byte of an array's data changed (past the 128-byte .npy header of
+  the member before the file's middle): that member's CRC fails."""
+  byte = data.rfind(b"\x93NUMPY", 0, len(data) // 2) + 130
+  return data[:byte] + bytes([data[byte] ^ 0xFF]) + data[byte + 1:]
+
+
+@pytest.mark.parametrize("damage", [
+    _truncated, _flipped, lambda data: b"", lambda data: b"\x80\x04junk",
+    lambda data: data[:64]])
+@pytest.mark.parametrize("algorithm", ["XFP", "NFSP"])
+def test_damaged_checkpoints_are_named(saved, tmp_path, algorithm, damage):
+  path = str(tmp_path / "damaged.npz")
+  with open(path, "wb") as f:
+    f.write(damage(_contents(saved[algorithm])))
+  before = _contents(path)
+  with pytest.raises(checkpoints.CheckpointError,
+                     match=re.escape(f"{path!r} is damaged")):
+    SOLVERS[algorithm][1](path)
+  assert _contents(path) == before
+
+
+def test_files_that_are_not_checkpoints(tmp_path):
+  single = str(tmp_path / "single.npz")
+  with open(single, "wb") as f:
+    np.save(f, np.arange(3))
+  with pytest.raises(checkpoints.CheckpointError, match="a single array"):
+    SOLVERS["XFP"][1](single)
+  foreign = str(tmp_path / "foreign.npz")
+  np.savez(foreign, weights=np.zeros(3))
+  with pytest.raises(checkpoints.CheckpointError,
+                     match=r"not an nfsp_spiel checkpoint.*\['weights'\]"):
+    SOLVERS["FSP"][1](foreign)
+  with pytest.raises(FileNotFoundError, match="no checkpoint at"):
+    SOLVERS["Smooth UCT"][1](str(tmp_path / "missing.npz"))
+
+
+def test_checkpoints_without_header_are_still_recognised(saved, tmp_path):
+  """Files written before headers: NFSP's kept their config and resume;
+  the others' settings were not saved, so they are refused by name."""
+  path = str(tmp_path / "old_nfsp.npz")
+  with np.load(saved["NFSP"]) as data:
+    np.savez(path, **{k: data[k] for k in data.files
+                      if k not in (checkpoints.HEADER, checkpoints.PROGRESS)})
+  SOLVERS["NFSP"][1](path)
+  with pytest.raises(checkpoints.CheckpointError,
+                     match="anticipatory: 0.1 there, 0.5 here"):
+    SOLVERS["NFSP"][1](path, config=dataclasses.replace(TINY,
+                                                       anticipatory=0.5))
+  old_xfp = str(tmp_path / "old_xfp.npz")
+  np.savez(old_xfp, game=str(KUHN), strategy0=np.zeros(3), rng="{}")
+  with pytest.raises(checkpoints.CheckpointError, match=re.escape(
+      f"{old_xfp!r} holds XFP on kuhn_poker() written before checkpoints "
+      "kept their settings")):
+    SOLVERS["XFP"][1](old_xfp)
+
+
+def test_binary_refuses_another_checkpoint_in_one_line(saved, tmp_path):
+  """xfp.py on a folder holding an FSP run: one line naming both and the
+  way out, no traceback, the checkpoint unchanged."""
+  folder = tmp_path / "run"
+  folder.mkdir()
+  checkpoint = str(folder / "checkpoint.npz")
+  with open(checkpoint, "wb") as f:
+    f.write(_contents(saved["FSP"]))
+  script = os.path.join(os.path.dirname(__file__), os.pardir, "examples",
+                        "xfp.py")
+  result = subprocess.run(
+      [sys.executable, script, "--game=kuhn_poker", "--iterations=10",
+       f"--output_dir={folder}"], capture_output=True, text=True,
+      timeout=300, check=False)
+  assert result.returncode == 1
+  assert "Traceback" not in result.stderr
+  assert (f"error: {checkpoint!r} holds FSP on kuhn_poker(), not XFP on "
+          "kuhn_poker().\nPass --noresume") in result.stderr
+  assert _contents(checkpoint) == _contents(saved["FSP"])

@@ -1,0 +1,259 @@
+"""Curves stay consistent with checkpoints after any crash, in every binary.
+
+The four training binaries share `nfsp_spiel.run_directory`: these tests
+crash them (a checkpoint older than the curve's last rows, a row cut
+mid-write, a temporary checkpoint left behind, SIGKILL at a random moment)
+and check that the resumed curve is exactly the rows up to the checkpoint
+followed by the resumed run's, once each, with the clocks continuing.
+"""
+
+import glob
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+from nfsp_spiel import checkpoints
+from nfsp_spiel import evaluation
+from nfsp_spiel import run_directory
+
+EXAMPLES = os.path.join(os.path.dirname(__file__), os.pardir, "examples")
+
+# Per binary: its flags, the flag of its target step, and whether a run is
+# deterministic (a resumed run then logs the values an uninterrupted one
+# did; NFSP's TensorFlow arithmetic may reorder float sums across threads).
+BINARIES = {
+    "xfp": (["--game=kuhn_poker", "--eval_every=10", "--checkpoint_every=30"],
+            "--iterations", True),
+    "fsp": (["--game=kuhn_poker", "--memory_episodes=1000", "--seconds=1e9",
+             "--eval_seconds=0"], "--iterations", True),
+    "smooth_uct": (["--game=kuhn_poker", "--eval_every=2000"], "--episodes",
+                   True),
+    "nfsp": (["--game=kuhn_poker", "--eval_every=500", "--checkpoint_every=1000",
+              "--num_games=16", "--nodiagnostics"], "--episodes", False),
+    # OpenSpiel's RL loop, with the diagnostics beside exploitability.
+    "nfsp_rl_environment": (["--game=kuhn_poker", "--eval_every=500",
+                             "--checkpoint_every=1000",
+                             "--driver=rl_environment"], "--episodes", False),
+}
+# The steps S1 < S2 < S3 each crash test runs to (FSP evaluates every 100).
+TARGETS = {"xfp": (30, 60, 90), "fsp": (200, 400, 600),
+           "smooth_uct": (4000, 8000, 12000), "nfsp": (1000, 2000, 3000),
+           "nfsp_rl_environment": (1000, 2000, 3000)}
+
+
+def _command(binary, output, target, *extra):
+  flags, target_flag, _ = BINARIES[binary]
+  script = binary.split("_rl_environment")[0]
+  return [sys.executable, os.path.join(EXAMPLES, f"{script}.py"), *flags,
+          f"{target_flag}={target}", f"--output_dir={output}", *extra]
+
+
+def _run(binary, output, target, *extra):
+  result = subprocess.run(_command(binary, output, target, *extra),
+                          capture_output=True, text=True, timeout=300,
+                          check=False)
+  assert result.returncode == 0, result.stderr[-3000:]
+  return result.stdout
+
+
+def _rows(output):
+  return evaluation.read_curve(os.path.join(output, "curve.csv"))
+
+
+def _steps(rows):
+  return [row["step"] for row in rows]
+
+
+def _assert_consistent(rows, kept, checkpoint_progress):
+  """`rows` start with exactly `kept` (the rows up to the checkpoint), no
+  step repeats or runs backwards, and the clock continues from the
+  checkpoint's."""
+  steps = _steps(rows)
+  assert steps == sorted(set(steps)), steps
+  np.testing.assert_equal(rows[:len(kept)], kept)  # NaN losses included
+  assert all(row["step"] > checkpoint_progress["step"]
+             for row in rows[len(kept):])
+  seconds = [row["seconds"] for row in rows]
+  assert seconds == sorted(seconds)
+  assert rows[len(kept)]["seconds"] >= checkpoint_progress["seconds"]
+
+
+@pytest.mark.parametrize("binary", list(BINARIES))
+def test_resume_after_a_crash_cuts_the_curve_to_the_checkpoint(tmp_path,
+                                                               binary):
+  """A crash after rows were logged past the last checkpoint, while a row was
+  being written and while a checkpoint was being saved: the resumed curve
+  holds the rows up to the checkpoint, then the resumed run's, once each."""
+  output = str(tmp_path / binary)
+  first, second, third = TARGETS[binary]
+  extra = ["--tensorboard"] if binary in ("xfp", "nfsp") else []
+  _run(binary, output, first, *extra)
+  checkpoint = os.path.join(output, "checkpoint.npz")
+  old_checkpoint = str(tmp_path / "old.npz")
+  shutil.copy(checkpoint, old_checkpoint)
+  kept = _rows(output)
+  _run(binary, output, second, *extra)
+  uninterrupted = _rows(output)
+  assert len(uninterrupted) > len(kept)
+  # The crash: the checkpoint at `second` never landed, a row was cut
+  # mid-write, a temporary checkpoint was left behind, no PNG was drawn.
+  shutil.copy(old_checkpoint, checkpoint)
+  with open(os.path.join(output, "curve.csv"), "a") as f:
+    f.write(f"{second + 1},1")
+  temporary = checkpoints.temporary_path(checkpoint)
+  with open(temporary, "wb") as f:
+    f.write(b"PK\x03\x04 half a zip")
+  os.remove(os.path.join(output, "curve.png"))
+
+  out = _run(binary, output, third, *extra)
+  assert "resumed from" in out
+  rows = _rows(output)
+  _assert_consistent(rows, kept, checkpoints.read_progress(old_checkpoint))
+  assert not os.path.exists(temporary)
+  assert os.path.exists(os.path.join(output, "curve.png"))
+  if BINARIES[binary][2]:  # deterministic: the redone rows are the same
+    redone = {row["step"]: row for row in rows}
+    for row in uninterrupted:
+      assert {k: v for k, v in redone[row["step"]].items() if "seconds"
+              not in k} == {k: v for k, v in row.items() if "seconds" not in k}
+  if binary == "fsp":  # the training clock continues from the checkpoint's
+    training = [row["training_seconds"] for row in rows]
+    assert training == sorted(training)
+  if extra:
+    assert _tensorboard_steps(output) == _steps(rows)
+  if binary == "nfsp_rl_environment":
+    assert {"br_gap_0", "br_gap_1", "exploitability_sl_memory"} <= set(rows[0])
+    assert all(row["br_gap_0"] >= -1e-9 for row in rows)
+
+
+@pytest.mark.parametrize("binary", list(BINARIES))
+def test_a_run_without_checkpoint_starts_a_fresh_curve(tmp_path, binary):
+  """A run that crashed before its first checkpoint left a curve: the next
+  run starts a fresh one (and its clocks from zero), as does --noresume."""
+  output = str(tmp_path / binary)
+  first, second, _ = TARGETS[binary]
+  _run(binary, output, second)
+  before = _rows(output)
+  os.remove(os.path.join(output, "checkpoint.npz"))
+  out = _run(binary, output, first)
+  assert "no checkpoint in" in out
+  rows = _rows(output)
+  assert 1 < len(rows) < len(before)
+  assert _steps(rows) == _steps(before)[:len(rows)]  # one series, no repeat
+  assert rows[-1]["seconds"] < before[-1]["seconds"]
+  if binary == "fsp":
+    assert rows[-1]["training_seconds"] < before[-1]["training_seconds"]
+  out = _run(binary, output, first, "--noresume")
+  assert "--noresume: a fresh run" in out
+  assert _steps(_rows(output)) == _steps(rows)
+
+
+@pytest.mark.parametrize("binary", list(BINARIES))
+def test_killed_at_a_random_moment_and_resumed(tmp_path, binary):
+  """SIGKILL at a random moment after the first checkpoint: the resumed run
+  finishes with every evaluation in its curve once, in order."""
+  output = str(tmp_path / binary)
+  first, _, third = TARGETS[binary]
+  process = subprocess.Popen(_command(binary, output, 100 * third),
+                             stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+  checkpoint = os.path.join(output, "checkpoint.npz")
+  deadline = time.time() + 120
+  while not os.path.exists(checkpoint) and time.time() < deadline:
+    time.sleep(0.05)
+  time.sleep(random.Random(binary).uniform(0.0, 1.0))
+  process.send_signal(signal.SIGKILL)
+  process.wait()
+  progress = checkpoints.read_progress(checkpoint)
+  kept = [row for row in _rows(output) if row["step"] <= progress["step"]]
+  _run(binary, output, progress["step"] + first)
+  rows = _rows(output)
+  _assert_consistent(rows, kept, progress)
+  assert rows[-1]["step"] >= progress["step"] + first
+
+
+def _tensorboard_steps(output):
+  """The steps of the exploitability scalars in the TensorBoard events."""
+  import tensorflow as tf  # pylint: disable=g-import-not-at-top
+  steps = []
+  for path in sorted(glob.glob(os.path.join(output, "tensorboard", "*"))):
+    for event in tf.compat.v1.train.summary_iterator(path):
+      steps += [float(event.step) for value in event.summary.value
+                if value.tag == "exploitability"]
+  return steps
+
+
+# ---- the mechanism itself ----
+
+
+def _saver(arrays):
+  def save(path, progress):
+    return checkpoints.write(path, checkpoints.header("test", None, {}),
+                             arrays, progress)
+  return save
+
+
+def test_checkpoint_only_after_the_row_of_its_step(tmp_path):
+  run = run_directory.RunDirectory(tmp_path, lambda curve, png: None)
+  run.open_curve(0)
+  run.log(10, exploitability=0.5)
+  with pytest.raises(ValueError, match="checkpoint at step 20.*step 10"):
+    run.save(_saver({}), 20)
+  run.save(_saver({}), 10, training_seconds=1.5)
+  progress = checkpoints.read_progress(run.checkpoint)
+  assert progress["step"] == 10 and progress["training_seconds"] == 1.5
+  assert progress["seconds"] >= 0
+
+
+def test_resume_continues_the_checkpoints_clock(tmp_path):
+  drawn = []
+  run = run_directory.RunDirectory(tmp_path, lambda c, p: drawn.append(p))
+  run.open_curve(0)
+  run.log(10, exploitability=0.5)
+  run.save(_saver({}), 10, training_seconds=7.0)
+  run.log(20, exploitability=0.25)
+  # The checkpoint says 100 s: the rows past it are cut, the clock goes on.
+  write = checkpoints.write
+  write(run.checkpoint, checkpoints.header("test", None, {}), {},
+        {"step": 10, "seconds": 100.0, "training_seconds": 7.0})
+  resumed = run_directory.RunDirectory(tmp_path, lambda c, p: drawn.append(p))
+  assert resumed.resuming and not drawn
+  assert resumed.open_curve(10) == {"training_seconds": 7.0}
+  assert drawn == [resumed.png]  # redrawn from the cut curve
+  assert _steps(_rows(str(tmp_path))) == [10]
+  assert 100.0 <= resumed.seconds < 110.0
+  assert resumed.log(20, exploitability=0.25)["seconds"] >= 100.0
+
+
+def test_fresh_run_clears_the_old_curve_and_tensorboard(tmp_path):
+  run = run_directory.RunDirectory(tmp_path, lambda c, p: None,
+                                   tensorboard=True)
+  run.open_curve(0)
+  run.log(1, exploitability=0.5)
+  with open(run.png, "w") as f:
+    f.write("old plot")
+  fresh = run_directory.RunDirectory(tmp_path, lambda c, p: None,
+                                     tensorboard=True)
+  assert not fresh.resuming
+  assert not os.path.exists(fresh.curve) and not os.path.exists(fresh.png)
+  assert not os.path.exists(tmp_path / "tensorboard")
+
+
+def test_tensorboard_is_rebuilt_from_the_curve(tmp_path):
+  logger = evaluation.LearningCurveLogger(str(tmp_path), tensorboard=True)
+  for step in (1, 2, 3):
+    logger.log(step, exploitability=1.0 / step)
+  evaluation.cut_curve(logger.path, 2)
+  reopened = evaluation.LearningCurveLogger(str(tmp_path), tensorboard=True)
+  reopened.log(3, exploitability=0.3)
+  assert _tensorboard_steps(str(tmp_path)) == [1.0, 2.0, 3.0]
+  np.testing.assert_allclose(
+      [row["exploitability"] for row in _rows(str(tmp_path))],
+      [1.0, 0.5, 0.3])
