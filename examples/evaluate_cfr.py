@@ -18,14 +18,13 @@ from open_spiel.python import policy as policy_lib
 import nfsp_spiel  # noqa: F401
 from nfsp_spiel import evaluation
 from nfsp_spiel import run_directory
+import run_flags  # examples/run_flags.py
 
 FLAGS = flags.FLAGS
+run_flags.define_flags("runs/evaluate_cfr", resumable=False)
 flags.DEFINE_string("game", "nfsp_leduc", "OpenSpiel game string.")
 flags.DEFINE_integer("iterations", 100, "CFR iterations.")
 flags.DEFINE_integer("eval_every", 10, "Iterations between evaluations.")
-flags.DEFINE_string("output_dir", "runs/evaluate_cfr",
-                    "Folder for curve.csv, curve.png and TensorBoard logs.")
-flags.DEFINE_bool("tensorboard", False, "Also write TensorBoard scalars.")
 flags.DEFINE_integer("match_deals", 5000,
                      "Duplicate deals of the final match (0: no match).")
 
@@ -41,7 +40,7 @@ def plot(curve, png):
 
 def main(argv):
   del argv
-  game = pyspiel.load_game(FLAGS.game)
+  game = run_flags.load_game(FLAGS.game)
   solver = pyspiel.CFRSolver(game)
   run = run_directory.RunDirectory(FLAGS.output_dir, plot, resume=False,
                                    tensorboard=FLAGS.tensorboard)

@@ -16,7 +16,6 @@ import time
 
 from absl import app
 from absl import flags
-import pyspiel
 
 import nfsp_spiel  # noqa: F401
 from nfsp_spiel import evaluation
@@ -24,6 +23,7 @@ from nfsp_spiel import fsp
 import run_flags  # examples/run_flags.py
 
 FLAGS = flags.FLAGS
+run_flags.define_flags("runs/fsp")
 flags.DEFINE_string("game", "river_poker(beliefs=defined)", "Game string.")
 flags.DEFINE_float("seconds", 30.0, "Training seconds (wall clock).")
 flags.DEFINE_integer("iterations", None, "Stop after this many iterations.")
@@ -42,12 +42,12 @@ def plot(curve, png):
 
 def main(argv):
   del argv
-  game = pyspiel.load_game(FLAGS.game)
+  game = run_flags.load_game(FLAGS.game)
   config = fsp.FSPConfig(memory_episodes=FLAGS.memory_episodes,
                          mixing_gamma=FLAGS.mixing_gamma or None,
                          count_policy=not FLAGS.count_actions, seed=FLAGS.seed)
   run, solver = run_flags.open_run(
-      "runs/fsp", plot, lambda path: fsp.FSPSolver.restore(game, path, config),
+      plot, lambda path: fsp.FSPSolver.restore(game, path, config),
       lambda: fsp.FSPSolver(game, config))
   # The training clock (evaluations excluded) continues from the checkpoint.
   training = run.open_curve(solver.iterations).get("training_seconds", 0.0)

@@ -24,7 +24,6 @@ import functools
 from absl import app
 from absl import flags
 from open_spiel.python import rl_environment
-import pyspiel
 from tqdm import tqdm
 
 import nfsp_spiel  # noqa: F401
@@ -34,6 +33,7 @@ from nfsp_spiel import selfplay
 import run_flags  # examples/run_flags.py
 
 FLAGS = flags.FLAGS
+run_flags.define_flags("runs/nfsp")
 flags.DEFINE_string("game", "nfsp_leduc", "OpenSpiel game string.")
 flags.DEFINE_enum("preset", "leduc", ["leduc", "lhe", "dqn"],
                   "NFSPConfig preset: the paper's Leduc (sec. 4.1) or LHE "
@@ -187,7 +187,7 @@ def main(argv):
     raise app.UsageError(f"--checkpoint_every={FLAGS.checkpoint_every} must "
                          f"be a multiple of --eval_every={FLAGS.eval_every}: "
                          "a checkpoint follows an evaluation")
-  game = pyspiel.load_game(FLAGS.game)
+  game = run_flags.load_game(FLAGS.game)
   config = make_config()
   agents = nfsp.agents_for(game, config, seed=FLAGS.seed)
   if FLAGS.driver == "selfplay":
@@ -196,7 +196,7 @@ def main(argv):
     loop = RLEnvironmentLoop(game, agents)
   metric = _metric(game)
   run, loop = run_flags.open_run(
-      "runs/nfsp", functools.partial(plot, metric),
+      functools.partial(plot, metric),
       lambda path: loop.restore(path) or loop, lambda: loop)
   run.open_curve(loop.episodes)
   print(f"{game} at episode {loop.episodes:,}: {config}")

@@ -7,28 +7,54 @@ checkpoint that is not this run's stops the binary with one line that names
 the way out.
 """
 
+import difflib
 import sys
 
 from absl import flags
+import pyspiel
 
 from nfsp_spiel import checkpoints
 from nfsp_spiel import run_directory
 
-flags.DEFINE_string("output_dir", None, "Folder for the curve (curve.csv, "
-                    "curve.png) and checkpoint.npz (default: runs/<binary>).")
-flags.DEFINE_bool("resume", True, "Resume from <output_dir>/checkpoint.npz "
-                  "where there is one; --noresume starts a fresh run there "
-                  "(replacing its checkpoint at the first save).")
-flags.DEFINE_bool("tensorboard", False, "Also write TensorBoard scalars to "
-                  "<output_dir>/tensorboard.")
-
 FLAGS = flags.FLAGS
 
 
-def open_run(default_dir, plot, restore, fresh):
+def define_flags(default_dir, resumable=True):
+  """--output_dir (default `default_dir`), --tensorboard and, for a binary
+  that checkpoints, --resume."""
+  flags.DEFINE_string("output_dir", default_dir, "Folder for the curve "
+                      "(curve.csv, curve.png)" + (" and checkpoint.npz."
+                                                  if resumable else "."))
+  flags.DEFINE_bool("tensorboard", False, "Also write TensorBoard scalars to "
+                    "<output_dir>/tensorboard.")
+  if resumable:
+    flags.DEFINE_bool("resume", True, "Resume from <output_dir>/"
+                      "checkpoint.npz where there is one; --noresume starts a "
+                      "fresh run there (replacing its checkpoint at the first "
+                      "save).")
+
+
+def load_game(game_string):
+  """The game, or one line naming what is wrong with `--game`: OpenSpiel's
+  own error for an unknown name lists every registered game (twice)."""
+  name = game_string.split("(")[0].strip()
+  names = pyspiel.registered_names()
+  if name not in names:
+    close = difflib.get_close_matches(name, names, n=3)
+    sys.exit(f"error: --game={game_string!r}: no game {name!r} is registered"
+             + (f"; did you mean {', '.join(close)}?" if close else "")
+             + " (all names: python -c 'import pyspiel, nfsp_spiel; "
+             "print(pyspiel.registered_names())')")
+  try:
+    return pyspiel.load_game(game_string)
+  except (pyspiel.SpielError, ValueError) as error:
+    sys.exit(f"error: --game={game_string!r}: {error}")
+
+
+def open_run(plot, restore, fresh):
   """(RunDirectory, solver): `restore(checkpoint_path)` when resuming, else
   `fresh()`; `plot(curve_csv, png)` draws the curve."""
-  directory = FLAGS.output_dir or default_dir
+  directory = FLAGS.output_dir
   run = run_directory.RunDirectory(directory, plot, FLAGS.resume,
                                    FLAGS.tensorboard)
   if run.resuming:

@@ -13,7 +13,6 @@ checkpoint (`nfsp_spiel.run_directory`).
 
 from absl import app
 from absl import flags
-import pyspiel
 
 import nfsp_spiel  # noqa: F401
 from nfsp_spiel import evaluation
@@ -21,6 +20,7 @@ from nfsp_spiel import smooth_uct
 import run_flags  # examples/run_flags.py
 
 FLAGS = flags.FLAGS
+run_flags.define_flags("runs/smooth_uct")
 flags.DEFINE_string("game", "kuhn_poker", "OpenSpiel game string.")
 flags.DEFINE_enum("preset", "kuhn", ["kuhn", "leduc", "uct_kuhn", "uct_leduc"],
                   "Thesis parameters: Smooth UCT or UCT, Kuhn or Leduc.")
@@ -42,11 +42,11 @@ def plot(curve, png):
 
 def main(argv):
   del argv
-  game = pyspiel.load_game(FLAGS.game)
+  game = run_flags.load_game(FLAGS.game)
   config = PRESETS[FLAGS.preset]
   overrides = {} if FLAGS.c is None else {"c": FLAGS.c}
   run, search = run_flags.open_run(
-      "runs/smooth_uct", plot,
+      plot,
       lambda path: smooth_uct.SmoothUCT.restore(game, path, config,
                                                 FLAGS.seed, **overrides),
       lambda: smooth_uct.SmoothUCT(game, config, FLAGS.seed, **overrides))

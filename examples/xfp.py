@@ -13,7 +13,6 @@ command again resumes there, with the curve cut back to the checkpoint
 
 from absl import app
 from absl import flags
-import pyspiel
 
 import nfsp_spiel  # noqa: F401
 from nfsp_spiel import evaluation
@@ -21,6 +20,7 @@ from nfsp_spiel import xfp
 import run_flags  # examples/run_flags.py
 
 FLAGS = flags.FLAGS
+run_flags.define_flags("runs/xfp")
 flags.DEFINE_string("game", "nfsp_leduc", "OpenSpiel game string.")
 flags.DEFINE_enum("stepsize", "xfp", xfp.STEPSIZE_RULES,
                   "xfp (eq. 4.3), hendon (unweighted) or gfp (app. B).")
@@ -48,14 +48,14 @@ def main(argv):
     raise app.UsageError(f"--checkpoint_every={FLAGS.checkpoint_every} must "
                          f"be a multiple of --eval_every={FLAGS.eval_every}: "
                          "a checkpoint follows an evaluation")
-  game = pyspiel.load_game(FLAGS.game)
+  game = run_flags.load_game(FLAGS.game)
   config = xfp.XFPConfig(
       stepsize=FLAGS.stepsize, alpha=FLAGS.alpha,
       initial_strategy=FLAGS.initial_strategy,
       best_response_noise=FLAGS.best_response_noise, seed=FLAGS.seed)
   # The curve's clock starts before compiling: compile time is part of XFP's.
   run, solver = run_flags.open_run(
-      "runs/xfp", plot, lambda path: xfp.XFPSolver.restore(game, path, config),
+      plot, lambda path: xfp.XFPSolver.restore(game, path, config),
       lambda: xfp.XFPSolver(game, config))
   run.open_curve(solver.iterations)
   print(f"{game} at iteration {solver.iterations}, {run.seconds:.2f} s: "

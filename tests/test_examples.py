@@ -4,6 +4,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 
 EXAMPLES = os.path.join(os.path.dirname(__file__), os.pardir, "examples")
 
@@ -67,3 +69,27 @@ def test_smooth_uct_runs_and_resumes(tmp_path):
              f"--output_dir={tmp_path}")
   assert "resumed from" in out and "at 20000 episodes" in out
   assert "40000 episodes" in out
+
+
+@pytest.mark.parametrize("script", ["xfp.py", "fsp.py", "smooth_uct.py",
+                                    "nfsp.py", "evaluate_cfr.py"])
+def test_a_bad_game_flag_is_one_line(tmp_path, script):
+  """OpenSpiel's own error for an unknown game lists all ~130 names, twice."""
+  result = subprocess.run(
+      [sys.executable, os.path.join(EXAMPLES, script), "--game=kuhn_poke",
+       f"--output_dir={tmp_path}"], capture_output=True, text=True,
+      timeout=300, check=False)
+  assert result.returncode == 1
+  errors = [line for line in result.stderr.splitlines()
+            if line.startswith("error")]
+  assert errors == [
+      "error: --game='kuhn_poke': no game 'kuhn_poke' is registered; did you "
+      "mean kuhn_poker, python_kuhn_poker, leduc_poker? (all names: python -c "
+      "'import pyspiel, nfsp_spiel; print(pyspiel.registered_names())')"]
+  assert "leduc_poker\n" not in result.stderr  # no list of every game
+  result = subprocess.run(
+      [sys.executable, os.path.join(EXAMPLES, script),
+       "--game=river_poker(pot=-1)", f"--output_dir={tmp_path}"],
+      capture_output=True, text=True, timeout=300, check=False)
+  assert result.returncode == 1
+  assert "error: --game='river_poker(pot=-1)': pot=-1" in result.stderr
