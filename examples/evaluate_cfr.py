@@ -23,8 +23,8 @@ import run_flags  # examples/run_flags.py
 FLAGS = flags.FLAGS
 run_flags.define_flags("runs/evaluate_cfr", resumable=False)
 flags.DEFINE_string("game", "nfsp_leduc", "OpenSpiel game string.")
-flags.DEFINE_integer("iterations", 100, "CFR iterations.")
-flags.DEFINE_integer("eval_every", 10, "Iterations between evaluations.")
+run_flags.define_count("iterations", 100, "CFR iterations.")
+run_flags.define_count("eval_every", 10, "Iterations between evaluations.")
 flags.DEFINE_integer("match_deals", 5000,
                      "Duplicate deals of the final match (0: no match).")
 
@@ -60,7 +60,8 @@ def main(argv):
             game, average, [current, current]))
     print(", ".join(f"{k} {v:.4g}" for k, v in row.items()), flush=True)
     previous = average
-  print(f"curve: {run.curve}, {run.plot()}")
+  run.plot()
+  print(run.summary())
   if FLAGS.match_deals:
     result = evaluation.head_to_head(game, previous,
                                      policy_lib.UniformRandomPolicy(game),

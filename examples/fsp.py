@@ -26,9 +26,9 @@ FLAGS = flags.FLAGS
 run_flags.define_flags("runs/fsp")
 flags.DEFINE_string("game", "river_poker(beliefs=defined)", "Game string.")
 flags.DEFINE_float("seconds", 30.0, "Training seconds (wall clock).")
-flags.DEFINE_integer("iterations", None, "Stop after this many iterations.")
+run_flags.define_count("iterations", None, "Stop after this many iterations.")
 flags.DEFINE_float("eval_seconds", 2.0, "Training seconds between evaluations.")
-flags.DEFINE_integer("memory_episodes", 40000, "RL memory per player.")
+run_flags.define_count("memory_episodes", 40000, "RL memory per player.")
 flags.DEFINE_float("mixing_gamma", 10.0, "Mixing correction gamma (0: 1/k).")
 flags.DEFINE_bool("count_actions", False,
                   "Count the one-hot action instead of the policy.")
@@ -72,7 +72,8 @@ def main(argv):
             f"{row['episodes']:.0f} episodes, exploitability "
             f"{row['exploitability']:.4f}, BR quality "
             f"{row['best_response_quality']:.4f}", flush=True)
-  print(f"curve: {run.curve}, {run.plot()}; checkpoint: {run.checkpoint}")
+  run.plot()
+  print(run.summary())
 
 
 if __name__ == "__main__":

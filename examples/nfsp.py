@@ -38,8 +38,8 @@ flags.DEFINE_string("game", "nfsp_leduc", "OpenSpiel game string.")
 flags.DEFINE_enum("preset", "leduc", ["leduc", "lhe", "dqn"],
                   "NFSPConfig preset: the paper's Leduc (sec. 4.1) or LHE "
                   "(sec. 4.3) settings, or the DQN baseline (sec. 4.2).")
-flags.DEFINE_integer("episodes", 1_000_000, "Training episodes in total.")
-flags.DEFINE_integer("eval_every", 100_000, "Episodes between evaluations.")
+run_flags.define_count("episodes", 1_000_000, "Training episodes in total.")
+run_flags.define_count("eval_every", 100_000, "Episodes between evaluations.")
 flags.DEFINE_list("eval_policies", ["average"],
                   "Policies to evaluate: average, best_response, "
                   "greedy_average.")
@@ -47,11 +47,11 @@ flags.DEFINE_bool("diagnostics", True, "Where exploitability is computable, "
                   "also log each player's best-response gap (exact best "
                   "response minus greedy Q against the other's average) and "
                   "the exploitability of M_SL's action counts.")
-flags.DEFINE_integer("eval_deals", 2000, "Duplicate deals per match where "
+run_flags.define_count("eval_deals", 2000, "Duplicate deals per match where "
                      "exploitability is out of reach (LHE).")
 flags.DEFINE_list("hidden_layers", None, "Hidden layer sizes (preset's).")
-flags.DEFINE_integer("rl_memory", None, "M_RL capacity (preset's).")
-flags.DEFINE_integer("sl_memory", None, "M_SL capacity (preset's).")
+run_flags.define_count("rl_memory", None, "M_RL capacity (preset's).")
+run_flags.define_count("sl_memory", None, "M_SL capacity (preset's).")
 flags.DEFINE_enum("sl_memory_kind", None, list(nfsp.SL_MEMORIES),
                   "M_SL kind (preset's).")
 flags.DEFINE_float("eta", None, "Anticipatory parameter (preset's).")
@@ -77,10 +77,13 @@ flags.DEFINE_string("device", None, "TensorFlow device, e.g. /GPU:0 or "
 flags.DEFINE_enum("driver", "selfplay", ["selfplay", "rl_environment"],
                   "Batched self-play, or OpenSpiel's RL loop one game at a "
                   "time.")
-flags.DEFINE_integer("num_games", 128, "Games played at once (selfplay).")
+run_flags.define_count("num_games", 128, "Games played at once (selfplay).")
 flags.DEFINE_integer("seed", 0, "Seed of agents and games.")
-flags.DEFINE_integer("checkpoint_every", 1_000_000, "Episodes between "
+run_flags.define_count("checkpoint_every", 1_000_000, "Episodes between "
                      "checkpoints (a multiple of --eval_every).")
+
+
+PROGRESS_EVERY = 5000  # episodes between progress-bar updates (~0.5 s)
 
 
 def make_config():
@@ -207,8 +210,11 @@ def main(argv):
     while loop.episodes < FLAGS.episodes:
       before = loop.episodes
       next_eval = (before // FLAGS.eval_every + 1) * FLAGS.eval_every
-      loop.play(min(next_eval, FLAGS.episodes) - before)
-      progress.update(loop.episodes - before)
+      target = min(next_eval, FLAGS.episodes)
+      while loop.episodes < target:  # chunks only move the progress bar:
+        played = loop.episodes        # the same locksteps are played
+        loop.play(min(PROGRESS_EVERY, target - played))
+        progress.update(loop.episodes - played)
       row = run.log(loop.episodes, **evaluate(game, agents),
                     **agents[0].losses)
       progress.set_postfix({k: f"{v:.4g}" for k, v in row.items()
@@ -220,7 +226,7 @@ def main(argv):
   print(f"\n{'episodes':>12} {'seconds':>9} {metric}")
   for row in evaluation.read_curve(run.curve):
     print(f"{int(row['step']):>12,} {row['seconds']:>9.1f} {row[metric]:.4f}")
-  print(f"curve: {run.curve} and {run.png}; checkpoint: {run.checkpoint}")
+  print(run.summary())
 
 
 if __name__ == "__main__":

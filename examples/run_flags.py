@@ -34,6 +34,28 @@ def define_flags(default_dir, resumable=True):
                       "save).")
 
 
+class _CountParser(flags.IntegerParser):
+  """An integer flag that also reads 1e6, 2.5e7 or 1_000_000 (counts of
+  episodes are large), refusing what is not a whole number."""
+
+  def parse(self, argument):
+    if isinstance(argument, str):
+      try:
+        value = float(argument.replace("_", ""))
+      except ValueError:
+        raise ValueError(f"{argument!r} is not a number") from None
+      if not value.is_integer():
+        raise ValueError(f"{argument!r} is not a whole number")
+      argument = int(value)
+    return super().parse(argument)
+
+
+def define_count(name, default, help_text, lower_bound=1):
+  """An integer flag for counts: `--episodes 1e6` works."""
+  flags.DEFINE(_CountParser(lower_bound=lower_bound), name, default,
+               help_text, serializer=flags.ArgumentSerializer())
+
+
 def load_game(game_string):
   """The game, or one line naming what is wrong with `--game`: OpenSpiel's
   own error for an unknown name lists every registered game (twice)."""

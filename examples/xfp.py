@@ -30,10 +30,10 @@ flags.DEFINE_enum("initial_strategy", "uniform", xfp.INITIAL_STRATEGIES,
 flags.DEFINE_float("best_response_noise", 0.0,
                    "Probability of backing up a random action (thesis 4.5.3).")
 flags.DEFINE_integer("seed", 0, "Seed of the random initial strategy / noise.")
-flags.DEFINE_integer("iterations", 1000, "Stop after this many iterations.")
+run_flags.define_count("iterations", 1000, "Stop after this many iterations.")
 flags.DEFINE_float("seconds", None, "Also stop after this wall-clock time.")
-flags.DEFINE_integer("eval_every", 10, "Iterations between evaluations.")
-flags.DEFINE_integer("checkpoint_every", 1000, "Iterations between "
+run_flags.define_count("eval_every", 10, "Iterations between evaluations.")
+run_flags.define_count("checkpoint_every", 1000, "Iterations between "
                      "checkpoints (a multiple of --eval_every).")
 
 
@@ -74,7 +74,8 @@ def main(argv):
       run.save(solver.save, solver.iterations)
     if out_of_time:
       break
-  print(f"curve: {run.curve}, {run.plot()}; checkpoint: {run.checkpoint}")
+  run.plot()
+  print(run.summary())
 
 
 if __name__ == "__main__":

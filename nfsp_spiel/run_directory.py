@@ -115,6 +115,16 @@ class RunDirectory:
     return self.png
 
 
+  def summary(self):
+    """Where the run's files are, with the checkpoint's size (NFSP's reach
+    hundreds of MB: the memories are saved whole)."""
+    text = f"curve: {self.curve}, {self.png}"
+    if os.path.exists(self.checkpoint):
+      size = os.path.getsize(self.checkpoint) / 2**20
+      text += f"; checkpoint: {self.checkpoint} ({size:,.1f} MB)"
+    return text
+
+
 def _remove(path):
   if os.path.exists(path):
     os.remove(path)
