@@ -83,3 +83,20 @@ def test_cut_curve_keeps_the_rows_up_to_the_checkpoint(tmp_path):
   evaluation.cut_curve(logger.path, 100)
   assert [r["step"] for r in evaluation.read_curve(logger.path)] == [1, 10, 100]
   evaluation.cut_curve(str(tmp_path / "none.csv"), 5)  # nothing to cut
+
+
+def test_log_axes_leave_out_what_they_cannot_show(tmp_path):
+  """Step 0 (the starting point) and zero values have no place on a log
+  axis: drawn, they became a flat segment from the plot's edge."""
+  assert evaluation.curves.log_points([0, 10, 100, 1000], [0.5, 0.2, 0.0,
+                                                           0.1]) == (
+                                                               [10, 1000],
+                                                               [0.2, 0.1])
+  logger = evaluation.LearningCurveLogger(str(tmp_path))
+  logger.log(0, exploitability=0.9)
+  logger.log(1, exploitability=0.5)  # one point left on log axes: a marker
+  title = "river_poker(" + ",".join(["range0=AA KK QQ JJ TT 99"] * 6) + ")"
+  png = evaluation.plot_curves({"one point": logger.path},
+                               str(tmp_path / "curve.png"), loglog=True,
+                               title=title, inset_loglog=True)
+  assert os.path.getsize(png) > 0

@@ -15,12 +15,14 @@ one chart, optionally log-log like the papers' figures, and saves a PNG.
 import csv
 import os
 import shutil
+import textwrap
 import time
 
 import matplotlib
 
 matplotlib.use("Agg")  # files only; no display needed
 import matplotlib.pyplot as plt  # pylint: disable=g-import-not-at-top
+from matplotlib import ticker  # pylint: disable=g-import-not-at-top
 
 CSV_NAME = "curve.csv"
 TENSORBOARD_NAME = "tensorboard"
@@ -156,31 +158,56 @@ def plot_curves(runs, output, metric="exploitability", x="step", loglog=False,
     if rows and (column not in rows[0] or x not in rows[0]):
       raise ValueError(f"{path} has columns {sorted(rows[0])}, not "
                        f"{x!r} and {column!r}")
-    curves[label] = ([r[x] for r in rows], [r[column] for r in rows])
-    axes.plot(*curves[label], label=label)
+    xs, ys = [r[x] for r in rows], [r[column] for r in rows]
+    curves[label] = log_points(xs, ys) if loglog else (xs, ys)
+    # A curve of a few points gets markers: one point alone draws no line.
+    axes.plot(*curves[label], label=label,
+              marker="o" if len(xs) < 10 else None, markersize=3)
   if inset_loglog:
     inset = axes.inset_axes([0.5, 0.22, 0.46, 0.36])
     for xs, ys in curves.values():
-      inset.loglog([v for v in xs if v > 0], [y for v, y in zip(xs, ys)
-                                              if v > 0])
+      inset.loglog(*log_points(xs, ys))
+    _readable_log_ticks(inset)
     inset.tick_params(labelsize=6)
   if reference_slope is not None:
-    xs, ys = next(iter(curves.values()))
-    xs, ys = zip(*[(v, y) for v, y in zip(xs, ys) if v > 0])
+    xs, ys = log_points(*next(iter(curves.values())))
     scale = ys[-1] / xs[-1] ** reference_slope
     axes.plot(xs, [scale * v ** reference_slope for v in xs], "k--",
               linewidth=0.8, label=f"O({x}^{reference_slope:g})")
   if loglog:
     axes.set_xscale("log")
     axes.set_yscale("log")
+    _readable_log_ticks(axes)
   axes.set_xlabel(xlabel or {"step": "iterations",
                              "seconds": "seconds"}.get(x, x))
   axes.set_ylabel(metric)
-  if title:
-    axes.set_title(title)
+  if title:  # game strings (River poker's) can be long: wrap, never clip
+    axes.set_title("\n".join(textwrap.wrap(title, 64)), fontsize=9)
   axes.grid(True, which="both", alpha=0.3)
   axes.legend()
   figure.tight_layout()
   figure.savefig(output, dpi=120)
   plt.close(figure)
   return output
+
+
+def log_points(xs, ys):
+  """The points a log-log axis can show: x > 0 and y > 0 (step 0, the
+  starting point, would otherwise draw a flat segment from the edge)."""
+  kept = [(v, y) for v, y in zip(xs, ys) if v > 0 and y > 0]
+  return [v for v, _ in kept], [y for _, y in kept]
+
+
+def _readable_log_ticks(axes):
+  """Plain numbers (0.2, 0.5, 1) rather than '2 x 10^-1' where a log axis
+  spans less than two decades, labelling 2 and 5 between the decades; wider
+  axes keep their powers of ten and unlabelled minor ticks."""
+  for axis, (low, high) in ((axes.xaxis, axes.get_xlim()),
+                            (axes.yaxis, axes.get_ylim())):
+    plain = ticker.FuncFormatter(lambda value, _: f"{value:g}")
+    if low > 0 and high / low < 100:
+      axis.set_major_formatter(plain)
+      axis.set_minor_locator(ticker.LogLocator(subs=(2.0, 5.0)))
+      axis.set_minor_formatter(plain)
+    else:
+      axis.set_minor_formatter(ticker.NullFormatter())
