@@ -26,6 +26,8 @@ setuptools.setup(
         "phevaluator>=0.6",
         # Smooth UCT's simulation kernel (BUILD_NOTES.md).
         "numba>=0.60",
+        # One BLAS thread for the public trees' small products (BUILD_NOTES.md).
+        "threadpoolctl>=3.1",
         # Learning-curve plots and match progress bars (evaluation module).
         "matplotlib>=3.8",
         "tqdm>=4.66",
