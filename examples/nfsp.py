@@ -28,9 +28,11 @@ from tqdm import tqdm
 
 import nfsp_spiel  # noqa: F401
 from nfsp_spiel import evaluation
-from nfsp_spiel import nfsp
-from nfsp_spiel import selfplay
+from nfsp_spiel import nfsp_config
 import run_flags  # examples/run_flags.py
+
+# nfsp_spiel.nfsp and .selfplay import TensorFlow (seconds and ~600 MB), so
+# they are imported where they are used, after the flags: --help is instant.
 
 FLAGS = flags.FLAGS
 run_flags.define_flags("runs/nfsp")
@@ -52,12 +54,12 @@ run_flags.define_count("eval_deals", 2000, "Duplicate deals per match where "
 flags.DEFINE_list("hidden_layers", None, "Hidden layer sizes (preset's).")
 run_flags.define_count("rl_memory", None, "M_RL capacity (preset's).")
 run_flags.define_count("sl_memory", None, "M_SL capacity (preset's).")
-flags.DEFINE_enum("sl_memory_kind", None, list(nfsp.SL_MEMORIES),
+flags.DEFINE_enum("sl_memory_kind", None, list(nfsp_config.SL_MEMORIES),
                   "M_SL kind (preset's).")
 flags.DEFINE_float("eta", None, "Anticipatory parameter (preset's).")
 flags.DEFINE_float("rl_learning_rate", None, "DQN SGD stepsize (preset's).")
 flags.DEFINE_float("epsilon_start", None, "Initial exploration (preset's).")
-flags.DEFINE_enum("epsilon_schedule", None, list(nfsp.EPSILON_SCHEDULES),
+flags.DEFINE_enum("epsilon_schedule", None, list(nfsp_config.EPSILON_SCHEDULES),
                   "Exploration decay over iterations k (preset's): "
                   "'polynomial' 1/(1 + epsilon_decay sqrt(k)), 'inverse_sqrt' "
                   "1/sqrt(1 + k).")
@@ -87,8 +89,9 @@ PROGRESS_EVERY = 5000  # episodes between progress-bar updates (~0.5 s)
 
 
 def make_config():
-  config = {"leduc": nfsp.NFSPConfig.leduc, "lhe": nfsp.NFSPConfig.lhe,
-            "dqn": nfsp.NFSPConfig.dqn}[FLAGS.preset]()
+  presets = nfsp_config.NFSPConfig
+  config = {"leduc": presets.leduc, "lhe": presets.lhe,
+            "dqn": presets.dqn}[FLAGS.preset]()
   changes = {"hidden_layers": FLAGS.hidden_layers and tuple(
       int(h) for h in FLAGS.hidden_layers),
              "rl_memory_capacity": FLAGS.rl_memory,
@@ -110,6 +113,7 @@ def make_config():
 def evaluate(game, agents):
   """Exploitability of each `--eval_policies` policy, or mbb/h against a
   uniform random player where the game is too large for a best response."""
+  from nfsp_spiel import nfsp  # pylint: disable=g-import-not-at-top
   metrics = {}
   for kind in FLAGS.eval_policies:
     name = _metric(game) + ("" if kind == "average" else f"_{kind}")
@@ -172,10 +176,12 @@ class RLEnvironmentLoop:
     self.episodes += num_episodes
 
   def save(self, path, progress=None):
+    from nfsp_spiel import nfsp  # pylint: disable=g-import-not-at-top
     return nfsp.save_agents(path, self.env.game, self.agents, progress,
                             self._settings())
 
   def restore(self, path):
+    from nfsp_spiel import nfsp  # pylint: disable=g-import-not-at-top
     nfsp.restore_agents(path, self.env.game, self.agents, self._settings())
     self.episodes = self.agents[0].episodes
 
@@ -190,6 +196,8 @@ def main(argv):
     raise app.UsageError(f"--checkpoint_every={FLAGS.checkpoint_every} must "
                          f"be a multiple of --eval_every={FLAGS.eval_every}: "
                          "a checkpoint follows an evaluation")
+  from nfsp_spiel import nfsp  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel import selfplay  # pylint: disable=g-import-not-at-top
   game = run_flags.load_game(FLAGS.game)
   config = make_config()
   agents = nfsp.agents_for(game, config, seed=FLAGS.seed)

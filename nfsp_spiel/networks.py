@@ -11,8 +11,7 @@ product per layer either way.
 import numpy as np
 import tensorflow as tf
 
-
-INITIALISATIONS = ("torch", "glorot")
+from nfsp_spiel.nfsp_config import INITIALISATIONS
 
 
 def initial_layer(fan_in, fan_out, init, rng):

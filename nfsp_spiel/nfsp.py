@@ -25,9 +25,10 @@ methods (`begin_episodes`, `act`, `observe_transitions`, `record_steps`) are
 what `step` itself runs on batches of one; `nfsp_spiel.selfplay` runs them
 on many games at once.
 
-`NFSPConfig` holds every hyperparameter with the NFSP paper's Leduc values as
-defaults (sec. 4.1); `NFSPConfig.lhe()` has sec. 4.3's, `NFSPConfig.dqn()`
-sec. 4.2's baseline.
+`NFSPConfig` (`nfsp_spiel.nfsp_config`, importable without TensorFlow) holds
+every hyperparameter with the NFSP paper's Leduc values as defaults (sec.
+4.1); `NFSPConfig.lhe()` has sec. 4.3's, `NFSPConfig.dqn()` sec. 4.2's
+baseline.
 """
 
 import contextlib
@@ -48,168 +49,16 @@ from nfsp_spiel import evaluation
 from nfsp_spiel import networks
 from nfsp_spiel import replay_memory
 
-SL_MEMORIES = ("reservoir", "exponential_reservoir", "sliding_window")
-POLICIES = ("average", "best_response", "greedy_average")
-EPSILON_SCHEDULES = ("polynomial", "inverse_sqrt")
+# The configuration lives in a module without TensorFlow (binaries parse
+# their flags before importing it); it is part of this module's interface.
+from nfsp_spiel.nfsp_config import EPSILON_SCHEDULES  # noqa: F401
+from nfsp_spiel.nfsp_config import NFSPConfig
+from nfsp_spiel.nfsp_config import POLICIES
+from nfsp_spiel.nfsp_config import SL_MEMORIES  # noqa: F401
+
 # Config fields a checkpoint may differ in: where a run resumes (a GPU run on
 # a CPU) does not change what it learns.
 IGNORED_FIELDS = ("device",)
-
-
-@dataclasses.dataclass(frozen=True)
-class NFSPConfig:
-  """NFSP's hyperparameters; defaults are the NFSP paper's Leduc experiment.
-
-  Where the paper (sec. 4.1; thesis sec. 6.6.1) is vague, Heinrich's public
-  Leduc code (GitHub Johannes-H/nfsp-leduc: `leduc_fsp3.lua`,
-  `fsp/algo/fsp3.lua`, `fsp/learner/qlearner.lua`, `fsp/simulator/leduc.lua`)
-  settles it; each field names its source. That code plays 128 games in
-  lockstep: one *iteration* is one step in each game (both players' steps
-  together), after which every player makes 2 SGD updates per network. An
-  agent here counts only its own steps, about half of a two-player game's, so
-  "every 128 steps in the game" is `learn_every=64` own steps, and the
-  exploration schedule's iteration counter is `steps / learn_every`.
-
-  Attributes:
-    hidden_layers: ReLU layer sizes of both networks (sec. 4.1: [64]; fig. 1a
-      sweeps sizes).
-    rl_memory_capacity: M_RL, a circular buffer (200k, sec. 4.1).
-    sl_memory_capacity: M_SL (2m, sec. 4.1).
-    sl_memory: "reservoir" (Vitter; sec. 4.1), "exponential_reservoir"
-      (Osborne et al.; sec. 4.3, fig. 1b) or "sliding_window" (fig. 1b's
-      ablation: a circular buffer).
-    sl_min_probability: the exponential reservoir's minimum replacement
-      probability (0.25, sec. 4.3).
-    rl_learning_rate: plain SGD on half the mean squared TD error of eq. 6.1
-      (0.1, sec. 4.1; the half is qlearner.lua's gradient (Q - target) /
-      batch: stepsize 0.2 on the full mean is the same update).
-    sl_learning_rate: plain SGD on the mean cross-entropy of eq. 6.3 (0.005,
-      sec. 4.1; avglearner.lua).
-    batch_size: minibatch of each update (128, sec. 4.1).
-    learn_every: the agent's own steps between learning calls (64: the
-      paper's 128 steps in the game, both players' together, fsp3.lua).
-    updates_per_learn: SGD updates per network per learning call (2,
-      sec. 4.1).
-    target_refit_every: DQN updates between target-network refits (300,
-      sec. 4.1); 0 bootstraps from the Q-network itself, as the public Leduc
-      code does (`q_target_net_refresh = 0`).
-    anticipatory: eta, the probability of following epsilon-greedy(Q) in an
-      episode (0.1, sec. 4.1; 1.0 is the DQN baseline).
-    epsilon_start: exploration of epsilon-greedy(Q) at the start (0.06,
-      sec. 4.1).
-    epsilon_schedule: how epsilon decays with the iteration k = steps /
-      learn_every. "polynomial": epsilon_start / (1 + epsilon_decay *
-      sqrt(k)), the public code's (`util.polynomialDecay` with exponent 0.5,
-      `explo_const = 1e-2`): still 0.02 after a million Leduc episodes.
-      "inverse_sqrt": epsilon_start / sqrt(1 + k), the paper's words read
-      literally (0.0005 by then; this package's earlier default).
-    epsilon_decay: the polynomial schedule's constant (0.01, leduc_fsp3.lua).
-    min_memory_to_learn: records a memory needs before its network trains
-      (1000, leduc_fsp3.lua's `minReplayData`; the paper is silent).
-    init: starting weights, "torch" (uniform +-1/sqrt(fan_in), biases too:
-      Torch7's `nn.Linear`, which the public code uses) or "glorot"
-      (Glorot-uniform weights, zero biases).
-    reward_scale: rewards are multiplied by this before they reach M_RL.
-      The public Leduc code scales chips by 0.0385 (~1/26, Leduc's largest
-      pot; `REW_SCALE` in `fsp/simulator/leduc.lua`), although the thesis
-      (sec. 6.5) says monetary units map to rewards 1:1. In chips, SGD at 0.1
-      learns faster at first but its best responses stall (README: player
-      0's best-response gap 0.2-0.3 against 0.02-0.1 here).
-    memory_dtype: dtype of the states in the memories; "uint8" stores the
-      papers' 0/1 encodings in a quarter of the space (LHE's 30m records).
-    evaluation_policy: what `step(..., is_evaluation=True)` plays: "average"
-      (Pi, the strategy NFSP converges with), "best_response" (greedy Q) or
-      "greedy_average" (argmax Pi; sec. 4.3).
-    device: TensorFlow device for the networks and updates ("/CPU:0",
-      "/GPU:0"); None lets TensorFlow place them (a GPU when it sees one).
-  """
-  hidden_layers: tuple = (64,)
-  rl_memory_capacity: int = 200_000
-  sl_memory_capacity: int = 2_000_000
-  sl_memory: str = "reservoir"
-  sl_min_probability: float = 0.25
-  rl_learning_rate: float = 0.1
-  sl_learning_rate: float = 0.005
-  batch_size: int = 128
-  learn_every: int = 64
-  updates_per_learn: int = 2
-  target_refit_every: int = 300
-  anticipatory: float = 0.1
-  epsilon_start: float = 0.06
-  epsilon_schedule: str = "polynomial"
-  epsilon_decay: float = 0.01
-  min_memory_to_learn: int = 1000
-  init: str = "torch"
-  reward_scale: float = 0.0385
-  memory_dtype: str = "float32"
-  evaluation_policy: str = "average"
-  device: str | None = None
-
-  def __post_init__(self):
-    object.__setattr__(self, "hidden_layers",
-                       tuple(int(h) for h in self.hidden_layers))
-    checks = [
-        ("hidden_layers", all(h > 0 for h in self.hidden_layers),
-         "positive layer sizes"),
-        ("sl_memory", self.sl_memory in SL_MEMORIES, f"one of {SL_MEMORIES}"),
-        ("sl_min_probability", 0 < self.sl_min_probability <= 1, "in (0, 1]"),
-        ("anticipatory", 0 <= self.anticipatory <= 1, "in [0, 1]"),
-        ("epsilon_start", 0 <= self.epsilon_start <= 1, "in [0, 1]"),
-        ("epsilon_schedule", self.epsilon_schedule in EPSILON_SCHEDULES,
-         f"one of {EPSILON_SCHEDULES}"),
-        ("epsilon_decay", self.epsilon_decay >= 0, "non-negative"),
-        ("init", self.init in networks.INITIALISATIONS,
-         f"one of {networks.INITIALISATIONS}"),
-        ("rl_learning_rate", self.rl_learning_rate > 0, "positive"),
-        ("reward_scale", self.reward_scale > 0, "positive"),
-        ("sl_learning_rate", self.sl_learning_rate > 0, "positive"),
-        ("target_refit_every", self.target_refit_every >= 0,
-         "a non-negative integer (0: no target network)"),
-        ("memory_dtype", self.memory_dtype in ("float32", "uint8"),
-         "'float32' or 'uint8'"),
-        ("evaluation_policy", self.evaluation_policy in POLICIES,
-         f"one of {POLICIES}"),
-    ]
-    for name in ("rl_memory_capacity", "sl_memory_capacity", "batch_size",
-                 "learn_every", "updates_per_learn", "min_memory_to_learn"):
-      checks.append((name, getattr(self, name) >= 1, "a positive integer"))
-    for name, ok, allowed in checks:
-      if not ok:
-        raise ValueError(f"NFSPConfig.{name}={getattr(self, name)!r}: must be "
-                         f"{allowed}")
-
-  @classmethod
-  def leduc(cls, **changes):
-    """The NFSP paper's Leduc Hold'em experiment (sec. 4.1, with the public
-    code's readings: see the class docstring)."""
-    return cls(**changes)
-
-  @classmethod
-  def lhe(cls, **changes):
-    """The NFSP paper's Limit Texas Hold'em settings (sec. 4.3), read as the
-    Leduc preset is: 256 game steps per iteration (128 of one agent's),
-    learning from 1000 records, rewards in units of the largest pot (480
-    chips in OpenSpiel's ACPC game, as Leduc's 0.0385 is 1/26). Epsilon
-    "decayed to 0, more slowly than in Leduc": the same polynomial schedule
-    over iterations twice as long, i.e. per game step sqrt(2) slower."""
-    return cls(**{**dict(
-        hidden_layers=(1024, 512, 1024, 512), rl_memory_capacity=600_000,
-        sl_memory_capacity=30_000_000, sl_memory="exponential_reservoir",
-        sl_learning_rate=0.01, batch_size=256, learn_every=128,
-        target_refit_every=1000, epsilon_start=0.08,
-        reward_scale=1 / 480, memory_dtype="uint8"), **changes})
-
-  @classmethod
-  def dqn(cls, **changes):
-    """Sec. 4.2's DQN baseline on Leduc: eta = 1 (the average network only
-    observes), the best calibration the paper found: learning rate 0.1,
-    exploration from 0.12, a 2m sliding-window M_RL; everything else as the
-    Leduc preset."""
-    return cls(**{**dict(anticipatory=1.0, epsilon_start=0.12,
-                         rl_memory_capacity=2_000_000), **changes})
-
-  def to_json(self):
-    return json.dumps(dataclasses.asdict(self), sort_keys=True)
 
 
 # Rows this short go through Python floats when there is one of them: a

@@ -124,3 +124,18 @@ def test_a_bad_game_flag_is_one_line(tmp_path, script):
       capture_output=True, text=True, timeout=300, check=False)
   assert result.returncode == 1
   assert "error: --game='river_poker(pot=-1)': pot=-1" in result.stderr
+
+
+@pytest.mark.parametrize("script", ["nfsp.py", "xfp.py", "fsp.py",
+                                    "smooth_uct.py"])
+def test_help_does_not_import_tensorflow(script):
+  """--help took 19 s and 622 MB when the binary imported TensorFlow first."""
+  code = (f"import runpy, sys\nsys.argv = [{script!r}, '--help']\n"
+          f"sys.path.insert(0, {EXAMPLES!r})\ntry:\n"
+          f"  runpy.run_path({os.path.join(EXAMPLES, script)!r}, "
+          "run_name='__main__')\nexcept SystemExit:\n  pass\n"
+          "print('tensorflow' in sys.modules)")
+  result = subprocess.run([sys.executable, "-c", code], capture_output=True,
+                          text=True, timeout=300, check=False)
+  assert result.stdout.splitlines()[-1] == "False", result.stderr[-2000:]
+  assert "--episodes" in result.stdout or "--iterations" in result.stdout
