@@ -20,9 +20,9 @@ call); acting uses `q_values` on the numpy mirror of the weights.
 """
 
 import numpy as np
-import tensorflow as tf
 
 from nfsp_spiel import networks
+from nfsp_spiel.quiet_tensorflow import tf
 
 # Added to illegal actions' values before a max (finite, so that 0 * it = 0).
 _ILLEGAL = -1e9

@@ -9,9 +9,9 @@ product per layer either way.
 """
 
 import numpy as np
-import tensorflow as tf
 
 from nfsp_spiel.nfsp_config import INITIALISATIONS
+from nfsp_spiel.quiet_tensorflow import tf
 
 
 def initial_layer(fan_in, fan_out, init, rng):

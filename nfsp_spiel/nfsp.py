@@ -38,7 +38,6 @@ import json
 import math
 
 import numpy as np
-import tensorflow as tf
 from open_spiel.python import policy as policy_lib
 from open_spiel.python import rl_agent
 
@@ -48,6 +47,7 @@ from nfsp_spiel import dqn as dqn_lib
 from nfsp_spiel import evaluation
 from nfsp_spiel import networks
 from nfsp_spiel import replay_memory
+from nfsp_spiel.quiet_tensorflow import tf
 
 # The configuration lives in a module without TensorFlow (binaries parse
 # their flags before importing it); it is part of this module's interface.

@@ -49,7 +49,7 @@ class LearningCurveLogger:
     self._start = time.perf_counter()
     self._writer = None
     if tensorboard:
-      import tensorflow as tf  # pylint: disable=g-import-not-at-top
+      from nfsp_spiel.quiet_tensorflow import tf  # pylint: disable=g-import-not-at-top
       events = os.path.join(directory, TENSORBOARD_NAME)
       shutil.rmtree(events, ignore_errors=True)  # rebuilt from the CSV
       self._writer = tf.summary.create_file_writer(events)
@@ -81,7 +81,7 @@ class LearningCurveLogger:
     return row
 
   def _write_scalars(self, step, metrics):
-    import tensorflow as tf  # pylint: disable=g-import-not-at-top
+    from nfsp_spiel.quiet_tensorflow import tf  # pylint: disable=g-import-not-at-top
     with self._writer.as_default():
       for name, value in metrics.items():
         tf.summary.scalar(name, value, step=step)
