@@ -70,7 +70,10 @@ def load_game(game_string):
   try:
     return pyspiel.load_game(game_string)
   except (pyspiel.SpielError, ValueError) as error:
-    sys.exit(f"error: --game={game_string!r}: {error}")
+    hint = ("; OpenSpiel's parser reads a value of digits, + and - as a C++ "
+            "int: quote such a range (range0=\"22+\") and keep integers "
+            "below 2^31" if "game_parameters.cc" in str(error) else "")
+    sys.exit(f"error: --game={game_string!r}: {error}{hint}")
 
 
 def open_run(plot, restore, fresh):

@@ -121,12 +121,23 @@ def normalize_range(text, param="range"):
   Tokens may be separated by commas (PokerStove), semicolons or spaces; the
   normal form uses spaces because OpenSpiel game strings split parameters at
   commas, so only a comma-free range survives `str(game)` -> `load_game`.
+  Quotes around the whole range are dropped (see `game_string_value`).
   """
-  normal = " ".join(t for t in re.split(r"[,;\s]+", text) if t)
+  normal = " ".join(t for t in re.split(r"[,;\s]+", text.strip().strip("'\""))
+                    if t)
   if text and not normal:
     raise ValueError(f"{param}={text!r}: empty range; give a PokerStove range "
                      "such as 'QQ+,AKs,T9o' (or leave it unset)")
   return normal
+
+
+def game_string_value(normal):
+  """A normal-form range as a game-string value: OpenSpiel's parser reads a
+  value made only of digits, + and - as an integer ('99') or fails on it
+  ('22+', '88-77'), so such a range is quoted (`range0="22+"`), which
+  `normalize_range` reads back."""
+  return f'"{normal}"' if normal and not normal.strip("+-0123456789") else (
+      normal)
 
 
 def parse_range(text, param="range"):

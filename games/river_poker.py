@@ -9,7 +9,10 @@ non-overlapping pairs, where b_i are the players' beliefs: "uniform", or the
 thesis' "defined" ranges (b = 0.99 * uniform over the range + 0.01 * uniform
 over all holdings), or any PokerStove range given as `range0` / `range1` with
 `range_weight` (tokens separated by commas, semicolons or spaces; inside an
-OpenSpiel game string use spaces, as commas separate parameters there).
+OpenSpiel game string use spaces, as commas separate parameters there, and
+quote a range made only of digits, + and -, which OpenSpiel's parser would
+read as a number: `river_poker(range0="22+")`; `str(game)` does so itself).
+Integer parameters are C++ ints in OpenSpiel: below 2^31.
 
 The deal is four chance nodes, one card each (card ids as chance outcomes):
 player 0's lower card from the marginal of its holding, then its higher card
@@ -183,8 +186,9 @@ class RiverPokerGame(pyspiel.Game):
   def __init__(self, params=None):
     params = {**_DEFAULT_PARAMS, **(params or {})}
     _check_params(params)
-    for name in ("range0", "range1"):
-      params[name] = cards.normalize_range(params[name], name)
+    for name in ("range0", "range1"):  # so that str(game) loads back
+      params[name] = cards.game_string_value(
+          cards.normalize_range(params[name], name))
     (self.board, self.hands, self.strength, self.beliefs, self.compatible,
      self.marginal0, self.hand_index) = deal_tables(*(params[k] for k in (
          "board", "min_rank", "beliefs", "range0", "range1", "range_weight")))
@@ -208,7 +212,11 @@ class RiverPokerGame(pyspiel.Game):
             min_utility=-stake,
             max_utility=stake,
             utility_sum=0.0,
-            max_game_length=self.max_bets + 2),
+            # Player moves are at most max_bets + 2, but a Python game's
+            # MaxChanceNodesInHistory() is its MaxGameLength(), and the deal
+            # takes 4 chance nodes: OpenSpiel's History().size() <=
+            # MaxHistoryLength() needs the bound to cover them.
+            max_game_length=max(self.max_bets + 2, 4)),
         params)
 
   def holding_probabilities(self, hand0=None):

@@ -105,6 +105,18 @@ def load(path, expected, rng, ignore=()):
   return data
 
 
+def check_shapes(path, data, arrays):
+  """Raises CheckpointError unless `data` holds every one of `arrays` (name:
+  the array it will be copied into) in its shape: a game whose arrays
+  changed size between versions must not fail halfway through a restore."""
+  for name, array in arrays.items():
+    if data[name].shape != array.shape:
+      raise CheckpointError(
+          f"{path!r} holds {name} of shape {data[name].shape}, this run's is "
+          f"{array.shape} (written by another version of the game or "
+          "package)")
+
+
 def describe(header_):
   """A header in words: 'XFP on kuhn_poker()' (an agent alone: 'NFSP
   agent')."""

@@ -503,6 +503,13 @@ class FSPSolver:
     data = checkpoints.load(path, solver.checkpoint_header(), solver._rng)  # pylint: disable=protected-access
     for p in (0, 1):
       memory = solver.learners[p].memory
+      checkpoints.check_shapes(path, data, {
+          f"q{p}": solver.learners[p].q,
+          f"counts{p}": solver.average_models[p].counts,
+          **{f"memory{p}_{name}": getattr(memory, name)
+             for name in ("states", "actions", "lengths", "rewards")}})
+    for p in (0, 1):
+      memory = solver.learners[p].memory
       solver.learners[p].q[:] = data[f"q{p}"]
       solver.average_models[p].counts[:] = data[f"counts{p}"]
       memory.states[:] = data[f"memory{p}_states"]

@@ -337,6 +337,9 @@ class SmoothUCT:
     game, config or seed raises `checkpoints.CheckpointError`."""
     search = cls(game, config, seed, **overrides)
     data = checkpoints.load(path, search.checkpoint_header(), search._rng)  # pylint: disable=protected-access
+    checkpoints.check_shapes(path, data, {
+        name: getattr(search, name)
+        for name in ("counts", "action_counts", "q", "expanded")})
     for name in ("counts", "action_counts", "q", "expanded"):
       getattr(search, name)[:] = data[name]
     search.episodes = int(data["episodes"])

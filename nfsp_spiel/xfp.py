@@ -224,6 +224,8 @@ class XFPSolver:
     game or config raises `checkpoints.CheckpointError`."""
     solver = cls(game, config, **overrides)
     data = checkpoints.load(path, solver.checkpoint_header(), solver._rng)  # pylint: disable=protected-access
+    checkpoints.check_shapes(path, data, {
+        f"strategy{p}": solver.strategies[p] for p in (0, 1)})
     solver.strategies = [data["strategy0"], data["strategy1"]]
     solver.iterations = int(data["iterations"])
     return solver

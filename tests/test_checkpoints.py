@@ -195,3 +195,17 @@ def test_binary_refuses_another_checkpoint_in_one_line(saved, tmp_path):
   assert (f"error: {checkpoint!r} holds FSP on kuhn_poker(), not XFP on "
           "kuhn_poker().\nPass --noresume") in result.stderr
   assert _contents(checkpoint) == _contents(saved["FSP"])
+
+
+def test_arrays_of_another_size_are_refused_before_anything_changes(
+    saved, tmp_path):
+  """Same header, arrays of another size (a game whose compiled size changed
+  between versions): one error, not a numpy broadcast error halfway."""
+  path = str(tmp_path / "resized.npz")
+  with np.load(saved["FSP"]) as data:
+    arrays = {k: data[k] for k in data.files}
+  arrays["memory1_states"] = arrays["memory1_states"][:, :-1]
+  np.savez(path, **arrays)
+  with pytest.raises(checkpoints.CheckpointError, match=re.escape(
+      f"{path!r} holds memory1_states of shape")):
+    SOLVERS["FSP"][1](path)

@@ -139,3 +139,16 @@ def test_help_does_not_import_tensorflow(script):
                           text=True, timeout=300, check=False)
   assert result.stdout.splitlines()[-1] == "False", result.stderr[-2000:]
   assert "--episodes" in result.stdout or "--iterations" in result.stdout
+
+
+def test_a_range_the_parser_reads_as_a_number_gets_a_hint(tmp_path):
+  result = subprocess.run(
+      [sys.executable, os.path.join(EXAMPLES, "xfp.py"),
+       "--game=river_poker(range0=22+)", f"--output_dir={tmp_path}"],
+      capture_output=True, text=True, timeout=300, check=False)
+  assert result.returncode == 1
+  assert 'quote such a range (range0="22+")' in result.stderr
+  out = _run("xfp.py", '--game=river_poker(range0="22+",min_rank=9,'
+             'board=9cTdJhQsKd)', "--iterations=2", "--eval_every=1",
+             "--checkpoint_every=2", f"--output_dir={tmp_path}")
+  assert 'range0="22+"' in out

@@ -10,6 +10,7 @@ from open_spiel.python import policy as policy_lib
 from open_spiel.python.algorithms import exploitability as py_exploitability
 
 import nfsp_spiel  # noqa: F401
+from nfsp_spiel import evaluation
 from nfsp_spiel.games import cards
 from nfsp_spiel.games import river_poker
 
@@ -185,3 +186,57 @@ def test_openspiel_cpp_and_python_tools_agree():
   assert cpp_value == pytest.approx(py_value, abs=1e-9)
   uniform = policy_lib.UniformRandomPolicy(game)
   assert py_value < py_exploitability.exploitability(game, uniform) / 4
+
+
+@pytest.mark.parametrize("range0", ["22+", "88-77", "99", "22-44", "AKs",
+                                    "T9o+ 22+", "QQ-JJ AQs-A5s J9o+", "AhKd"])
+def test_every_range_loads_from_a_game_string_and_round_trips(range0):
+  """OpenSpiel's parser reads '99' as an int and fails on '22+' and '88-77':
+  such ranges are written quoted, by the user and by str(game)."""
+  quoted = f'"{range0}"' if not range0.strip("+-0123456789") else range0
+  from_string = pyspiel.load_game(f"river_poker(range0={quoted},range1=AKs)")
+  from_dict = pyspiel.load_game("river_poker", {"range0": range0,
+                                                 "range1": "AKs"})
+  assert str(from_string) == str(from_dict)
+  again = pyspiel.load_game(str(from_dict))
+  assert str(again) == str(from_dict)
+  np.testing.assert_array_equal(again.holding_probabilities(),
+                                from_string.holding_probabilities())
+  combos = cards.parse_range(range0)
+  weights = from_dict.holding_probabilities()
+  inside = [i for i, h in enumerate(from_dict.hands)
+            if (min(h), max(h)) in combos]
+  assert weights[inside].sum() > weights.sum() * 0.9  # range_weight 0.99
+
+
+def test_exploitability_of_a_game_given_by_dict():
+  """The evaluation reloads games by their string: a quoted range must."""
+  game = pyspiel.load_game("river_poker", {"range0": "22+", "range1": "99",
+                                           "min_rank": 9,
+                                           "board": "9cTdJhQsKd"})
+  assert evaluation.exploitability(
+      game, policy_lib.UniformRandomPolicy(game)) > 0
+
+
+@pytest.mark.parametrize("name", [SMALL, "river_poker(max_bets=3,min_rank=11,"
+                                  "board=JcQdKhAsJd)", "nfsp_leduc"])
+def test_histories_fit_openspiels_bounds(name):
+  """History().size() <= MaxHistoryLength() and the chance nodes of a history
+  <= MaxChanceNodesInHistory(), over every terminal history."""
+  game = pyspiel.load_game(name)
+  longest, most_chance = 0, 0
+  stack = [game.new_initial_state()]
+  while stack:
+    state = stack.pop()
+    if state.is_terminal():
+      history = state.full_history()
+      longest = max(longest, len(history))
+      most_chance = max(most_chance, sum(
+          1 for item in history if item.player == pyspiel.PlayerId.CHANCE))
+      continue
+    actions = ([a for a, _ in state.chance_outcomes()] if state.is_chance_node()
+               else state.legal_actions())
+    stack.extend(state.child(a) for a in actions)
+  assert longest <= game.max_history_length()
+  assert most_chance <= game.max_chance_nodes_in_history()
+  assert longest - most_chance <= game.max_game_length()
