@@ -65,16 +65,17 @@ def write(path, header_, arrays, progress=None):
   return path
 
 
-def read(path, expected, ignore=()):
+def read(path, expected, ignore=(), defaults=None):
   """All arrays of the checkpoint at `path`, after checking that its header
   matches `expected` (config fields in `ignore` may differ, e.g. a device).
 
   Raises FileNotFoundError if there is none and CheckpointError if it holds
-  another algorithm, game or config, or is damaged."""
+  another algorithm, game or config, or is damaged. `defaults`: the values of
+  config fields added since a file was written (what it ran with)."""
   path = path_of(path)
   with _open(path) as data:
     found = _header(data, path)
-    check(path, found, expected, ignore)
+    check(path, found, expected, ignore, defaults)
     try:
       return {name: data[name] for name in data.files
               if name not in (HEADER, PROGRESS)}
@@ -155,9 +156,10 @@ def _header(data, path):
                         f"the arrays {sorted(data.files)[:8]}")
 
 
-def check(path, found, expected, ignore=()):
+def check(path, found, expected, ignore=(), defaults=None):
   """Raises CheckpointError naming what differs between the header `found`
-  in `path` and the `expected` one (config fields in `ignore` may differ)."""
+  in `path` and the `expected` one (config fields in `ignore` may differ;
+  fields absent from `found` count with their `defaults` where given)."""
   if (found["algorithm"], found["game"]) != (expected["algorithm"],
                                              expected["game"]):
     raise CheckpointError(f"{path!r} holds {describe(found)}, not "
@@ -169,6 +171,8 @@ def check(path, found, expected, ignore=()):
   if found.get("headerless"):  # it kept the algorithm's config only
     ignore = (*ignore, *(set(expected["config"]) - set(found["config"])))
   saved, ours = found["config"], expected["config"]
+  if defaults:
+    saved = {**header(None, None, defaults)["config"], **saved}
   differing = sorted(key for key in set(saved) | set(ours)
                      if key not in ignore
                      and saved.get(key, _ABSENT) != ours.get(key, _ABSENT))

@@ -33,6 +33,7 @@ baseline.
 
 import contextlib
 import dataclasses
+import enum
 import itertools
 import json
 import math
@@ -56,8 +57,19 @@ from nfsp_spiel.nfsp_config import NFSPConfig
 from nfsp_spiel.nfsp_config import POLICIES
 from nfsp_spiel.nfsp_config import SL_MEMORIES  # noqa: F401
 
+
+class MODE(enum.Enum):
+  """OpenSpiel's names for the policy an NFSP agent plays (its PyTorch and
+  JAX agents' upper case, its TF1 agent's lower case)."""
+  BEST_RESPONSE = 0
+  AVERAGE_POLICY = 1
+  best_response = 0  # pylint: disable=invalid-name
+  average_policy = 1  # pylint: disable=invalid-name
+
 # Config fields a checkpoint may differ in: where a run resumes (a GPU run on
-# a CPU) does not change what it learns.
+# a CPU) does not change what it learns. Fields added since a checkpoint was
+# written count with their defaults (`NFSPConfig()`), which keep the earlier
+# behaviour.
 IGNORED_FIELDS = ("device",)
 
 
@@ -156,6 +168,7 @@ class NFSP(rl_agent.AbstractAgent):
     # (state, action).
     self._best_response = None
     self._pending = None
+    self._mode = None  # `temp_mode_as`'s, while in force
 
   def _placement(self):
     if self.config.device is None:
@@ -170,10 +183,16 @@ class NFSP(rl_agent.AbstractAgent):
     (`NFSPConfig.epsilon_schedule`)."""
     config = self.config
     iteration = self.steps / config.learn_every
+    start, end = config.epsilon_start, config.epsilon_end
+    progress = min(self.steps, config.epsilon_decay_steps) / (
+        config.epsilon_decay_steps)
     if config.epsilon_schedule == "polynomial":
-      return config.epsilon_start / (
-          1.0 + config.epsilon_decay * np.sqrt(iteration))
-    return config.epsilon_start / np.sqrt(1.0 + iteration)
+      return start / (1.0 + config.epsilon_decay * np.sqrt(iteration))
+    if config.epsilon_schedule == "linear":
+      return start + (end - start) * progress
+    if config.epsilon_schedule == "exponential":
+      return end + (start - end) * math.exp(-progress)
+    return start / np.sqrt(1.0 + iteration)
 
   def begin_episodes(self, count):
     """Per new episode: True where the agent follows epsilon-greedy(Q)."""
@@ -373,8 +392,10 @@ class NFSP(rl_agent.AbstractAgent):
     legal = np.zeros((1, self.num_actions), np.float32)
     legal[0, legal_actions] = 1.0
     if is_evaluation:
-      probs = self.probabilities(state[None], legal,
-                                 self.config.evaluation_policy)
+      policy = {None: self.config.evaluation_policy,
+                MODE.BEST_RESPONSE: "best_response",
+                MODE.AVERAGE_POLICY: "average"}[self._mode]
+      probs = self.probabilities(state[None], legal, policy)
       action = _sample(probs, self._evaluation_rng.random(1))
       return rl_agent.StepOutput(action=int(action[0]), probs=probs[0])
     if self._best_response is None:
@@ -384,10 +405,44 @@ class NFSP(rl_agent.AbstractAgent):
       reward = time_step.rewards[p] if time_step.rewards else 0.0
       self.observe_transitions(previous_state[None], [previous_action],
                                [reward], state[None], legal, [0.0])
-    action, probs = self.act(state[None], legal, [self._best_response])
-    self.record_steps(state[None], action, [self._best_response])
+    best_response = (self._best_response if self._mode is None else
+                     self._mode is MODE.BEST_RESPONSE)
+    action, probs = self.act(state[None], legal, [best_response])
+    self.record_steps(state[None], action, [best_response])
     self._pending = (state, int(action[0]))
     return rl_agent.StepOutput(action=int(action[0]), probs=probs[0])
+
+  # ---- OpenSpiel's NFSP agents' accessors (`openspiel_nfsp`) ----
+
+  @property
+  def mode(self):
+    """The policy this episode plays, as OpenSpiel's `MODE`."""
+    if self._mode is not None:
+      return self._mode
+    return MODE.BEST_RESPONSE if self._best_response else MODE.AVERAGE_POLICY
+
+  @contextlib.contextmanager
+  def temp_mode_as(self, mode):
+    """Plays `mode`'s policy within the context (OpenSpiel's): evaluation
+    steps the greedy best response or the average policy, training steps
+    that policy as the episode's."""
+    previous, self._mode = self._mode, MODE(mode.value)
+    try:
+      yield
+    finally:
+      self._mode = previous
+
+  @property
+  def loss(self):
+    """(SL loss, RL loss) of the last learning call, None before the first
+    (OpenSpiel's order)."""
+    return tuple(None if math.isnan(self.losses[k]) else self.losses[k]
+                 for k in ("sl_loss", "rl_loss"))
+
+  @property
+  def step_counter(self):
+    """The agent's training steps (OpenSpiel's name)."""
+    return self.steps
 
   # ---- checkpoints ----
 
@@ -402,8 +457,8 @@ class NFSP(rl_agent.AbstractAgent):
     """Loads a checkpoint written by `save` by an agent of the same player,
     sizes and configuration; a mismatch raises before anything changes."""
     self.load_checkpoint_arrays(
-        checkpoints.read(path, self.checkpoint_header(), IGNORED_FIELDS),
-        path)
+        checkpoints.read(path, self.checkpoint_header(), IGNORED_FIELDS,
+                         NFSPConfig()), path)
 
   def checkpoint_header(self, algorithm="NFSP agent", game=None, **settings):
     """The checkpoint header of this agent (alone, or as part of a run of
@@ -446,7 +501,8 @@ class NFSP(rl_agent.AbstractAgent):
     of another configuration, player or size (`path` names it)."""
     saved = checkpoints.header("NFSP agent", None,
                                json.loads(str(data["config"])))
-    checkpoints.check(path, saved, self.checkpoint_header(), IGNORED_FIELDS)
+    checkpoints.check(path, saved, self.checkpoint_header(), IGNORED_FIELDS,
+                      NFSPConfig())
     shape = [self.player_id, self.state_size, self.num_actions]
     if [int(x) for x in data["shape"]] != shape:
       raise checkpoints.CheckpointError(
@@ -503,7 +559,7 @@ def restore_agents(path, game, agents, settings=None):
   Another game, configuration, loop `settings` or agent size stops it
   (`checkpoints.CheckpointError`) before any agent changes."""
   expected = agents[0].checkpoint_header("NFSP", game, **(settings or {}))
-  data = checkpoints.read(path, expected, IGNORED_FIELDS)
+  data = checkpoints.read(path, expected, IGNORED_FIELDS, NFSPConfig())
   parts = [{k[len(f"agent{p}/"):]: v for k, v in data.items()
             if k.startswith(f"agent{p}/")} for p in range(len(agents))]
   if not all(parts):

@@ -11,7 +11,7 @@ import dataclasses
 import json
 
 SL_MEMORIES = ("reservoir", "exponential_reservoir", "sliding_window")
-EPSILON_SCHEDULES = ("polynomial", "inverse_sqrt")
+EPSILON_SCHEDULES = ("polynomial", "inverse_sqrt", "linear", "exponential")
 INITIALISATIONS = ("torch", "glorot")  # nfsp_spiel.networks' starting weights
 POLICIES = ("average", "best_response", "greedy_average")
 
@@ -62,8 +62,14 @@ class NFSPConfig:
       sqrt(k)), the public code's (`util.polynomialDecay` with exponent 0.5,
       `explo_const = 1e-2`): still 0.02 after a million Leduc episodes.
       "inverse_sqrt": epsilon_start / sqrt(1 + k), the paper's words read
-      literally (0.0005 by then; this package's earlier default).
+      literally (0.0005 by then; this package's earlier default). "linear"
+      and "exponential" are OpenSpiel's DQN schedules (for scripts written
+      for its NFSP, `nfsp_spiel.openspiel_nfsp`): from epsilon_start to
+      epsilon_end over epsilon_decay_steps of the agent's steps, linearly, or
+      as end + (start - end) exp(-min(t, steps) / steps).
     epsilon_decay: the polynomial schedule's constant (0.01, leduc_fsp3.lua).
+    epsilon_end, epsilon_decay_steps: the linear and exponential schedules'
+      end and length (OpenSpiel's `epsilon_end`, `epsilon_decay_duration`).
     min_memory_to_learn: records a memory needs before its network trains
       (1000, leduc_fsp3.lua's `minReplayData`; the paper is silent).
     init: starting weights, "torch" (uniform +-1/sqrt(fan_in), biases too:
@@ -98,6 +104,8 @@ class NFSPConfig:
   epsilon_start: float = 0.06
   epsilon_schedule: str = "polynomial"
   epsilon_decay: float = 0.01
+  epsilon_end: float = 0.0
+  epsilon_decay_steps: int = 1_000_000
   min_memory_to_learn: int = 1000
   init: str = "torch"
   reward_scale: float = 0.0385
@@ -118,6 +126,8 @@ class NFSPConfig:
         ("epsilon_schedule", self.epsilon_schedule in EPSILON_SCHEDULES,
          f"one of {EPSILON_SCHEDULES}"),
         ("epsilon_decay", self.epsilon_decay >= 0, "non-negative"),
+        ("epsilon_end", 0 <= self.epsilon_end <= self.epsilon_start,
+         "in [0, epsilon_start]"),
         ("init", self.init in INITIALISATIONS,
          f"one of {INITIALISATIONS}"),
         ("rl_learning_rate", self.rl_learning_rate > 0, "positive"),
@@ -131,7 +141,8 @@ class NFSPConfig:
          f"one of {POLICIES}"),
     ]
     for name in ("rl_memory_capacity", "sl_memory_capacity", "batch_size",
-                 "learn_every", "updates_per_learn", "min_memory_to_learn"):
+                 "learn_every", "updates_per_learn", "min_memory_to_learn",
+                 "epsilon_decay_steps"):
       checks.append((name, getattr(self, name) >= 1, "a positive integer"))
     for name, ok, allowed in checks:
       if not ok:
