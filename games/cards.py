@@ -132,12 +132,16 @@ def normalize_range(text, param="range"):
 
 
 def game_string_value(normal):
-  """A normal-form range as a game-string value: OpenSpiel's parser reads a
-  value made only of digits, + and - as an integer ('99') or fails on it
-  ('22+', '88-77'), so such a range is quoted (`range0="22+"`), which
-  `normalize_range` reads back."""
-  return f'"{normal}"' if normal and not normal.strip("+-0123456789") else (
-      normal)
+  """A normal-form range as a value that OpenSpiel's game-string parser reads
+  back as this string.
+
+  The parser reads a value made only of digits, + and - as an integer ('99')
+  or fails on it ('22+', '88-77'), so such a range is quoted (`"22+"`), and
+  `normalize_range` drops the quotes. Any other range is a string to the
+  parser: it has a letter or a space, and never ends in ')'.
+  """
+  numeric = normal and not normal.strip("+-0123456789")
+  return f'"{normal}"' if numeric else normal
 
 
 def parse_range(text, param="range"):

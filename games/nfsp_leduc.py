@@ -50,10 +50,8 @@ class NfspLeducGame(pyspiel.Game):
       raise ValueError(f"nfsp_leduc: unknown parameter(s) {sorted(unknown)}; "
                        f"allowed: {sorted(_DEFAULT_PARAMS)}")
     self.ranks, self.suits = params["ranks"], params["suits"]
-    if not 2 <= self.ranks <= _MAX_RANKS:
-      raise ValueError(f"ranks={self.ranks}: must be in [2, {_MAX_RANKS}]")
-    if not 1 <= self.suits <= _MAX_SUITS:
-      raise ValueError(f"suits={self.suits}: must be in [1, {_MAX_SUITS}]")
+    poker.check_int("ranks", self.ranks, 2, _MAX_RANKS)
+    poker.check_int("suits", self.suits, 1, _MAX_SUITS)
     self.num_cards = self.ranks * self.suits
     if self.num_cards < 3:
       raise ValueError(f"ranks={self.ranks}, suits={self.suits}: a deck of "
@@ -72,6 +70,11 @@ class NfspLeducGame(pyspiel.Game):
             utility_sum=0.0,
             max_game_length=_NUM_ROUNDS * (3 * 2 - 2)),  # as leduc_poker
         params)
+
+  def max_chance_nodes_in_history(self):
+    # Two private cards and the public one, as leduc_poker says (OpenSpiel's
+    # default would be max_game_length, 8).
+    return 3
 
   def new_initial_state(self):
     return NfspLeducState(self)

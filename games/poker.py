@@ -13,6 +13,26 @@ import pyspiel
 
 FOLD, CALL, RAISE = 0, 1, 2  # OpenSpiel's poker action ids
 
+# OpenSpiel holds int game parameters, GameInfo's counts and tensor sizes in
+# C++ ints.
+MAX_INT = 2**31 - 1
+
+
+def check_int(name, value, low, high=MAX_INT, note=""):
+  """Raises ValueError unless the parameter `name` is an int in [low, high].
+
+  `high` defaults to the C++ int limit. Through `pyspiel.load_game` a value
+  beyond it never reaches a game (OpenSpiel's game-string parser fails on it,
+  pybind cannot cast it from a dict); a game built from a dict directly, or
+  whose sizes derive from the value, needs this check. `note` says where a
+  bound comes from.
+  """
+  if (isinstance(value, bool) or not isinstance(value, int) or
+      not low <= value <= high):
+    limit = "2^31 - 1 (a C++ int)" if high == MAX_INT else high
+    raise ValueError(f"{name}={value!r}: expected an integer from {low} to "
+                     f"{limit}{note}")
+
 
 def check_action(state, action):
   """Raises ValueError unless `action` may be applied at `state`: one of the

@@ -8,11 +8,19 @@ holdings are dealt jointly with probability proportional to b0(h0) * b1(h1) over
 non-overlapping pairs, where b_i are the players' beliefs: "uniform", or the
 thesis' "defined" ranges (b = 0.99 * uniform over the range + 0.01 * uniform
 over all holdings), or any PokerStove range given as `range0` / `range1` with
-`range_weight` (tokens separated by commas, semicolons or spaces; inside an
-OpenSpiel game string use spaces, as commas separate parameters there, and
-quote a range made only of digits, + and -, which OpenSpiel's parser would
-read as a number: `river_poker(range0="22+")`; `str(game)` does so itself).
-Integer parameters are C++ ints in OpenSpiel: below 2^31.
+`range_weight` (tokens separated by commas, semicolons or spaces).
+
+Ranges in game strings: OpenSpiel's parser types each value by its characters
+before the game sees it, and commas separate parameters. So inside a game
+string separate tokens by spaces, and quote a range made only of digits, + and
+-: unquoted, '99' becomes the integer 99 (refused: range0 is a string) and
+'22+' or '88-77' fail to parse as integers. `river_poker(range0="22+")` loads;
+a dict needs no quotes (`{"range0": "22+"}`). Every range is stored in a normal
+form, tokens separated by single spaces, quoted only when made of digits, +
+and - (`get_parameters()` shows those quotes), so that `str(game)` loads back
+as the same game. Integer parameters are C++ ints (below 2^31): OpenSpiel
+refuses larger ones itself (its parser, or pybind for a dict) before the game
+sees them.
 
 The deal is four chance nodes, one card each (card ids as chance outcomes):
 player 0's lower card from the marginal of its holding, then its higher card
@@ -70,6 +78,11 @@ _GAME_TYPE = poker.game_type(
 
 FOLD, CALL, RAISE = poker.FOLD, poker.CALL, poker.RAISE
 ACTION_CHARS = "fcr"  # betting-string letters of fold, call, raise
+_DEAL_NODES = 4  # chance nodes: one per hole card
+# The largest max_bets whose tensor size, NUM_CARDS + betting_size(1,
+# max_bets), is a C++ int: the betting block grows by betting_size(1, 0) per
+# bet. The history bound, max_bets + 2 + _DEAL_NODES, is smaller.
+_MAX_BETS = (poker.MAX_INT - cards.NUM_CARDS) // poker.betting_size(1, 0) - 1
 
 
 def _beliefs(hands, params, player):
@@ -95,14 +108,13 @@ def _check_params(params):
   if unknown:
     raise ValueError(f"river_poker: unknown parameter(s) {sorted(unknown)}; "
                      f"allowed: {sorted(_DEFAULT_PARAMS)}")
-  if not 2 <= params["min_rank"] <= 14:
-    raise ValueError(f"min_rank={params['min_rank']!r}: expected a rank from 2 "
-                     "to 14 (10 T, 11 J, 12 Q, 13 K, 14 A)")
-  if params["pot"] <= 0 or params["bet"] <= 0:
-    raise ValueError(f"pot={params['pot']}, bet={params['bet']}: both must be "
-                     "positive")
-  if params["max_bets"] < 0:
-    raise ValueError(f"max_bets={params['max_bets']}: must be >= 0")
+  poker.check_int("min_rank", params["min_rank"], 2, 14,
+                  " (10 T, 11 J, 12 Q, 13 K, 14 A)")
+  poker.check_int("pot", params["pot"], 1)
+  poker.check_int("bet", params["bet"], 1)
+  poker.check_int("max_bets", params["max_bets"], 0, _MAX_BETS,
+                  " (beyond it the information-state tensor's size overflows "
+                  "a C++ int)")
   if params["beliefs"] not in ("uniform", "defined"):
     raise ValueError(f"beliefs={params['beliefs']!r}: expected 'uniform' or "
                      "'defined'")
@@ -212,12 +224,13 @@ class RiverPokerGame(pyspiel.Game):
             min_utility=-stake,
             max_utility=stake,
             utility_sum=0.0,
-            # Player moves are at most max_bets + 2, but a Python game's
-            # MaxChanceNodesInHistory() is its MaxGameLength(), and the deal
-            # takes 4 chance nodes: OpenSpiel's History().size() <=
-            # MaxHistoryLength() needs the bound to cover them.
-            max_game_length=max(self.max_bets + 2, 4)),
+            max_game_length=self.max_bets + 2),  # player moves only
         params)
+
+  def max_chance_nodes_in_history(self):
+    # OpenSpiel's default is max_game_length, which counts player moves: 3
+    # for max_bets=1, below the deal's 4 nodes. MaxHistoryLength() is the sum.
+    return _DEAL_NODES
 
   def holding_probabilities(self, hand0=None):
     """Player 0's holding law, or player 1's given player 0's `hand0`.

@@ -33,6 +33,19 @@ def test_separators_and_normal_form():
   assert cards.parse_range("QQ JJ") == cards.parse_range("QQ,JJ")
 
 
+@pytest.mark.parametrize("normal,value", [
+    ("22+", '"22+"'), ("88-77", '"88-77"'), ("99", '"99"'),
+    ("22-44", '"22-44"'), ("22 33", "22 33"), ("22+ AKs", "22+ AKs"), ("AKs", "AKs"),
+    ("T9o+", "T9o+"), ("AhKd", "AhKd"), ("", ""),
+])
+def test_game_string_value_quotes_only_what_openspiel_reads_as_a_number(
+    normal, value):
+  """OpenSpiel's parser takes a value of digits, + and - for an int; a space
+  or a letter makes it a string. normalize_range drops the quotes again."""
+  assert cards.game_string_value(normal) == value
+  assert cards.normalize_range(value) == normal
+
+
 @pytest.mark.parametrize("text,match", [
     ("", "empty range"),
     (" , ", "empty range"),

@@ -2,6 +2,7 @@
 
 import numpy as np
 import pyspiel
+import pytest
 
 import nfsp_spiel  # noqa: F401
 from nfsp_spiel.games import cards
@@ -118,3 +119,72 @@ def test_turn_and_river_blocks():
   assert 104 + cards.card_id("Ts") in ones
   assert 156 + cards.card_id("9s") in ones
   assert np.sum(state.information_state_tensor(0)[:208]) == 7
+
+
+def _dealt_preflop(hole0=("Ah", "Ad"), hole1=("2c", "7d")):
+  state = pyspiel.load_game("nfsp_lhe").new_initial_state()
+  for card in hole0 + hole1:
+    state.apply_action(cards.card_id(card))
+  return state
+
+
+def _refused(state, action, match):
+  before = state.serialize()
+  with pytest.raises(ValueError, match=match):
+    state.apply_action(action)
+  assert state.serialize() == before
+
+
+def test_illegal_actions_are_refused_like_the_other_games():
+  """poker.check_action, as in river_poker and nfsp_leduc: a ValueError
+  naming the action and what is allowed, the state unchanged. Stricter than
+  universal_poker, which deals a card twice without complaint."""
+  state = pyspiel.load_game("nfsp_lhe").new_initial_state()
+  state.apply_action(cards.card_id("Ah"))
+  _refused(state, cards.card_id("Ah"), r"action 50 is not a chance outcome")
+  state = _dealt_preflop()
+  _refused(state, 5, r"action 5 is not a legal action of player 1 here; "
+           r"allowed: \[0, 1, 2\]")
+  _refused(state, 3, r"action 3 is not a legal action")  # fcpa's all-in
+  for _ in range(3):
+    state.apply_action(2)
+  _refused(state, 2, r"action 2 is not a legal action of player 0 here; "
+           r"allowed: \[0, 1\]")  # a fifth bet preflop
+  state.apply_action(1)
+  _refused(state, cards.card_id("7d"), r"action 21 is not a chance outcome")
+  for card in ("Ks", "Qs", "Js"):
+    state.apply_action(cards.card_id(card))
+  state.apply_action(1)
+  state.apply_action(1)
+  _refused(state, cards.card_id("Ks"), r"action 47 is not a chance outcome")
+  state.apply_action(cards.card_id("Ts"))
+  state.apply_action(2)
+  state.apply_action(0)
+  assert state.is_terminal()
+  for action in (0, 1, 2, cards.card_id("9s")):
+    _refused(state, action, rf"action {action} applied to a terminal state")
+
+
+def test_histories_fit_openspiels_bounds():
+  """History().size() <= MaxHistoryLength(), chance nodes <=
+  MaxChanceNodesInHistory() and player moves <= MaxGameLength(), over
+  sampled games that never fold (all 9 cards dealt), raising often."""
+  game = pyspiel.load_game("nfsp_lhe")
+  rng = np.random.default_rng(0)
+  most_moves = 0
+  for _ in range(300):
+    state = game.new_initial_state()
+    while not state.is_terminal():
+      if state.is_chance_node():
+        outcomes, probs = zip(*state.chance_outcomes())
+        state.apply_action(int(rng.choice(outcomes, p=probs)))
+      else:
+        raise_ = 2 in state.legal_actions() and rng.random() < 0.7
+        state.apply_action(2 if raise_ else 1)
+    history = state.full_history()
+    chance = sum(item.player == pyspiel.PlayerId.CHANCE for item in history)
+    assert chance == 9 <= game.max_chance_nodes_in_history()
+    assert len(history) <= game.max_history_length()
+    assert len(history) - chance <= game.max_game_length()
+    most_moves = max(most_moves, len(history) - chance)
+  assert most_moves >= 20  # near the longest betting: 5 + 3 * 6 moves
