@@ -426,7 +426,8 @@ class NFSP(rl_agent.AbstractAgent):
     """Plays `mode`'s policy within the context (OpenSpiel's): evaluation
     steps the greedy best response or the average policy, training steps
     that policy as the episode's."""
-    previous, self._mode = self._mode, MODE(mode.value)
+    # By name: OpenSpiel's TF1 `MODE` numbers its members from 1.
+    previous, self._mode = self._mode, MODE[mode.name]
     try:
       yield
     finally:
@@ -434,15 +435,17 @@ class NFSP(rl_agent.AbstractAgent):
 
   @property
   def loss(self):
-    """(SL loss, RL loss) of the last learning call, None before the first
-    (OpenSpiel's order)."""
+    """(SL loss, RL loss) of each network's last update, None before its
+    first (OpenSpiel's order; the RL loss is `nfsp_spiel.dqn`'s, half the
+    mean squared TD error)."""
     return tuple(None if math.isnan(self.losses[k]) else self.losses[k]
                  for k in ("sl_loss", "rl_loss"))
 
   @property
   def step_counter(self):
-    """The agent's training steps (OpenSpiel's name)."""
-    return self.steps
+    """Training `step` calls, each episode's last one included (OpenSpiel's
+    count; `steps` counts those that act)."""
+    return self.steps + self.episodes
 
   # ---- checkpoints ----
 
