@@ -16,13 +16,16 @@ information states, and values against a profile are then a few `bincount`s
 and one short loop over information-state depths, linear in the tree size.
 """
 
+import collections
+
 import numpy as np
 import pyspiel
 from open_spiel.python import policy as policy_lib
 from open_spiel.python import rl_agent
 
 # Relative tolerance under which action values count as tied; ties go to the
-# lowest action id, as OpenSpiel's best response does for exact ties.
+# lowest action id, as OpenSpiel's best response does for exact ties, unless
+# a tie-breaker (`OpenSpielTieBreak`) is given.
 TIE_TOLERANCE = 1e-12
 
 
@@ -169,12 +172,15 @@ class SequenceForm:
     return np.bincount(self.terminal_sequence[player], weights,
                        minlength=self.num_sequences[player])
 
-  def best_response(self, player, opponent_strategy, noise=0.0, rng=None):
+  def best_response(self, player, opponent_strategy, noise=0.0, rng=None,
+                    break_ties=None):
     """`player`'s best response to `opponent_strategy` by backward induction.
 
     Returns (value, one-hot strategy array). With `noise`, each information
     state backs up a uniform-random legal action's value (and plays it) with
-    that probability, as in the thesis' sec. 4.5.3.
+    that probability, as in the thesis' sec. 4.5.3. Where several actions
+    tie, `break_ties(row, response)` picks one for information state `row`
+    given the choices below it in `response` (default: the lowest action).
     """
     values = self._sequence_payoffs(player, opponent_strategy)
     legal = self.legal[player]
@@ -185,6 +191,9 @@ class SequenceForm:
       best = q.max(1, keepdims=True)
       tied = q >= best - TIE_TOLERANCE * (1.0 + np.abs(best))
       choice = tied.argmax(1)  # lowest tied action
+      if break_ties is not None:
+        for i in np.flatnonzero(tied.sum(1) > 1):
+          choice[i] = break_ties(infosets[i], response)
       if noise > 0.0:
         explore = rng.random(len(infosets)) < noise
         random_legal = (rng.random(legal[infosets].shape) *
@@ -248,6 +257,85 @@ class SequenceForm:
       rows = [np.array([tabular.state_lookup[k] for k in keys], np.int64)
               for keys in self.keys]
     return [tabular.action_probability_array[r] for r in rows]
+
+
+class OpenSpielTieBreak:
+  """`best_response`'s `break_ties` choosing as OpenSpiel's best response.
+
+  OpenSpiel's Python `BestResponsePolicy` (behind its `exploitability` and
+  `fictitious_play` modules) plays the first legal action of largest
+  counterfactual value, with float sums of its own making: per information
+  state, over its histories in depth-first order, each weighted by the
+  others' reach multiplied from the deepest move up; a history's value sums
+  its children in action order, skipping zero probabilities. Where actions
+  tie mathematically the last bits of those sums decide: against XFP's second
+  Kuhn poker average, OpenSpiel's sum for passing with the Queen comes out
+  2.8e-17 below betting's, both -1/18. This tie-breaker redoes those sums,
+  in that order, for the tied information states only (at most a walk of the
+  tree per best response), so that solvers on arrays make OpenSpiel's choices
+  given the same, bit for bit, opponent strategy. It needs the walked tree's
+  states (`SequenceForm`, not a public tree).
+  """
+
+  def __init__(self, form, player, opponent_strategy):
+    self._form, self._player = form, player
+    self._opponent = opponent_strategy
+    self._members = None  # row -> [(history, others' reach)], on first tie
+    self._values = {}  # history string -> value, below decided states
+
+  def __call__(self, row, response):
+    if self._members is None:
+      self._members = collections.defaultdict(list)
+      self._collect(self._form.game.new_initial_state(), [])
+    members = self._members[row]
+    # max() keeps the first of equal keys: the lowest action on exact ties.
+    return max(members[0][0].legal_actions(), key=lambda action: sum(
+        reach * self._value(state.child(action), response)
+        for state, reach in members))
+
+  def _transitions(self, state):
+    """(action, probability) of each child; the responder's own moves 1."""
+    if state.is_chance_node():
+      return state.chance_outcomes()
+    actor = state.current_player()
+    if actor == self._player:
+      return [(action, 1.0) for action in state.legal_actions()]
+    probs = self._opponent[self._form.row_of(
+        actor, state.information_state_string(actor))]
+    return [(action, probs[action]) for action in state.legal_actions()]
+
+  def _collect(self, state, path):
+    """Lists the responder's histories per information state, depth first,
+    with the product of `path`'s probabilities taken from its end."""
+    if state.is_terminal():
+      return
+    if state.current_player() == self._player:
+      reach = 1.0
+      for probability in reversed(path):
+        reach = reach * probability
+      self._members[self._form.row_of(
+          self._player, state.information_state_string(self._player))].append(
+              (state, reach))
+    for action, probability in self._transitions(state):
+      self._collect(state.child(action), path + [probability])
+
+  def _value(self, state, response):
+    """`state`'s value to the responder, summed as OpenSpiel sums it."""
+    key = state.history_str()
+    if key not in self._values:
+      if state.is_terminal():
+        value = state.returns()[self._player]
+      elif state.current_player() == self._player:
+        row = self._form.row_of(self._player,
+                                state.information_state_string(self._player))
+        value = self._value(state.child(int(response[row].argmax())),
+                            response)
+      else:
+        value = sum(probability * self._value(state.child(action), response)
+                    for action, probability in self._transitions(state)
+                    if probability > 0)
+      self._values[key] = value
+    return self._values[key]
 
 
 class SequenceFormPolicy(policy_lib.Policy):

@@ -19,16 +19,23 @@ poker and nfsp_leduc into their public tree x hands, `public_tree`), so an
 iteration is a handful of vectorised operations, linear in the tree size.
 `XFPSolver` has the interface of OpenSpiel's `fictitious_play.XFPSolver`
 (`iteration()`, `average_policy()` as an OpenSpiel policy,
-`average_policy_tables()`) for two-player zero-sum games; OpenSpiel's walks
-states one by one and also serves n-player games.
+`average_policy_tables()`, `save_oracles` and `get_empirical_metagame()`)
+for two-player zero-sum games; OpenSpiel's walks states one by one and also
+serves n-player games.
 
-Ties: where actions have the same value up to rounding (relative 1e-12),
-the best response takes the lowest action id. OpenSpiel's takes the first
-exact maximum of its own float sums, so where two values are mathematically
-equal its choice depends on their last bits: on Leduc both solvers' averages
-agree to 1e-15 over the iterations tested, on Kuhn they part at iteration 3
-(player 0's "1" with two actions both worth -1/18, OpenSpiel's sums 2.8e-17
-apart). Both are exact XFP and approach Kuhn's value -1/18.
+Same trajectory: on OpenSpiel's games the averages equal those of OpenSpiel's
+XFPSolver to the bit (measured: Kuhn poker for 2000 iterations, Leduc for
+50). Two things make it so. The update rounds in OpenSpiel's order
+(`realization_weighted_update`). And where actions tie, OpenSpiel's best
+response plays the one its own float sums make largest, so that between
+actions of mathematically equal value their last bits decide (on Kuhn,
+betting with the Queen at iterations 3 to 5, 2.8e-17 above passing, both
+-1/18; the lowest action would pass, and the runs would part from there, this
+one 1.1e-3 off -1/18 after 100 iterations where OpenSpiel's is 3.5e-4 off):
+the best responses redo OpenSpiel's sums at such ties
+(`sequence_form.OpenSpielTieBreak`: a walk of the tree, 30 ms on Leduc, at
+each tie; 2 ties in Leduc's first 1000 iterations). Public-tree forms (River
+poker, nfsp_leduc) take the lowest tied action.
 """
 
 import dataclasses
@@ -87,11 +94,32 @@ class XFPConfig:
     return self.alpha(t) if callable(self.alpha) else float(self.alpha)
 
 
+def mixture_reach(alpha, reach_average, reach_response):
+  """Per information state, its reach under the mixture (1 - a) pi + a beta
+  of the strategies as wholes (Thm. 7): eq. 4.3's denominator."""
+  return (1 - alpha) * reach_average + alpha * reach_response
+
+
 def realization_weighted_step(alpha, reach_average, reach_response):
   """Eq. 4.3's effective stepsize per information state (0 where unreached)."""
-  denominator = (1 - alpha) * reach_average + alpha * reach_response
+  denominator = mixture_reach(alpha, reach_average, reach_response)
   return np.divide(alpha * reach_response, denominator,
                    out=np.zeros_like(denominator), where=denominator > 0)
+
+
+def realization_weighted_update(alpha, average, response, reach_average,
+                                reach_response):
+  """The average moved towards the response by eq. 4.3's stepsize.
+
+  Computed per action as average + (alpha x_beta (beta - average)) /
+  ((1 - alpha) x_pi + alpha x_beta), the order in which OpenSpiel's
+  XFPSolver rounds, so that both give the same bits (which ties between
+  best-response actions can depend on); unreached states stay.
+  """
+  denominator = mixture_reach(alpha, reach_average, reach_response)[:, None]
+  moved = (alpha * reach_response)[:, None] * (response - average)
+  return average + np.divide(moved, denominator, out=np.zeros_like(moved),
+                             where=denominator > 0)
 
 
 def gfp_update(form, player, average, response, alpha):
@@ -122,11 +150,24 @@ def gfp_update(form, player, average, response, alpha):
 class XFPSolver:
   """Extensive-form fictitious play on a compiled game; see the module docstring.
 
-  Drop-in for OpenSpiel's `fictitious_play.XFPSolver`: `iteration()` and
-  `average_policy()`; plus `exploitability()` and the strategy arrays.
+  Drop-in for OpenSpiel's `fictitious_play.XFPSolver` on two-player games:
+  `XFPSolver(game, save_oracles=...)`, `iteration()`, `average_policy()`,
+  `average_policy_tables()`, `get_empirical_metagame()`; plus
+  `exploitability()` and the strategy arrays. Its episode samplers
+  (`sample_episode(s)`) have no counterpart: the meta-game is exact here.
   """
 
-  def __init__(self, game, config: Optional[XFPConfig] = None, **overrides):
+  def __init__(self, game, config: Optional[XFPConfig] = None,
+               save_oracles=False, **overrides):
+    """Compiles `game`; `config` and `overrides` (its fields) set the rule.
+
+    Args:
+      game: a two-player zero-sum OpenSpiel game.
+      config: an `XFPConfig`; None for the papers' XFP.
+      save_oracles: keep every player's initial strategy and every best
+        response in `oracles`, for `get_empirical_metagame()`.
+      **overrides: `XFPConfig` fields replacing `config`'s.
+    """
     self.config = dataclasses.replace(config or XFPConfig(), **overrides)
     if game.num_players() != 2:
       raise ValueError(
@@ -145,13 +186,24 @@ class XFPSolver:
                          for p in (0, 1)]
     self.iterations = 0
     self._exact = None  # exact best responses to the current average
+    # Per player: the initial strategy, then each iteration's best response.
+    self.oracles = ([[s] for s in self.strategies] if save_oracles else None)
 
   def exact_best_responses(self):
     """[(value, one-hot strategy)] of both players against the average."""
     if self._exact is None:
-      self._exact = [self.form.best_response(p, self.strategies[1 - p])
+      self._exact = [self.form.best_response(p, self.strategies[1 - p],
+                                             break_ties=self._tie_break(p))
                      for p in (0, 1)]
     return self._exact
+
+  def _tie_break(self, player):
+    """OpenSpiel's choice among tied actions where the game was walked;
+    public trees have no histories to redo its sums on: the lowest action."""
+    if isinstance(self.form, public_tree.PublicTreeSequenceForm):
+      return None
+    return sequence_form.OpenSpielTieBreak(self.form, player,
+                                           self.strategies[1 - player])
 
   def exploitability(self):
     """Exploitability of the average profile, through the evaluation module.
@@ -169,6 +221,9 @@ class XFPSolver:
                                            self._rng)[1] for p in (0, 1)]
     else:
       responses = [response for _, response in self.exact_best_responses()]
+    if self.oracles is not None:
+      for oracles, response in zip(self.oracles, responses):
+        oracles.append(response)
     self.iterations += 1
     alpha = self.config.alpha_at(self.iterations)
     self.strategies = [self._update(p, responses[p], alpha) for p in (0, 1)]
@@ -179,12 +234,10 @@ class XFPSolver:
     if self.config.stepsize == "gfp":
       return gfp_update(self.form, player, average, response, alpha)
     if self.config.stepsize == "hendon":
-      step = np.full(len(average), alpha)
-    else:
-      step = realization_weighted_step(
-          alpha, self.form.infoset_reach(player, average),
-          self.form.infoset_reach(player, response))
-    return average + step[:, None] * (response - average)
+      return average + alpha * (response - average)
+    return realization_weighted_update(
+        alpha, average, response, self.form.infoset_reach(player, average),
+        self.form.infoset_reach(player, response))
 
   def average_policy(self):
     """The average strategy profile as an OpenSpiel `TabularPolicy`."""
@@ -205,6 +258,29 @@ class XFPSolver:
       tables[state.current_player()][key] = {
           action: float(row[action]) for action in state.legal_actions()}
     return tables
+
+  def get_empirical_metagame(self, sims_per_entry, seed=None):
+    """The meta-game of the oracles kept with `save_oracles=True`.
+
+    Args:
+      sims_per_entry: episodes per entry in OpenSpiel's XFPSolver, whose
+        entries are sampled averages; here they are the expected returns
+        themselves, computed on the arrays, so no episodes are played.
+      seed: seeds OpenSpiel's sampling; unused for the same reason.
+
+    Returns:
+      Per player, a K x K array whose [i, j] is that player's expected
+      return when player 0 plays its oracle i and player 1 its oracle j
+      (oracle 0: the initial strategy; oracle k: iteration k's response).
+    """
+    del sims_per_entry, seed  # exact expectations need no samples
+    if self.oracles is None:
+      raise ValueError("no oracles kept: create the solver with "
+                       "XFPSolver(game, save_oracles=True)")
+    values = np.array([[self.form.value([first, second])
+                        for second in self.oracles[1]]
+                       for first in self.oracles[0]])
+    return [values, -values]
 
   def checkpoint_header(self):
     """What this solver's checkpoints hold: XFP, the game, the config."""
