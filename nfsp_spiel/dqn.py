@@ -14,38 +14,102 @@ is taken over the legal actions of s' only
 (OpenSpiel's games have no duplicate actions for illegal raises, unlike the
 thesis' modified environment of sec. 6.5).
 
-`DQN.update` is one SGD step meant to run inside a caller's `tf.function`
-(the NFSP agent fuses all of a learning call's updates into one compiled
-call); acting uses `q_values` on the numpy mirror of the weights.
+M_RL, a circular buffer of transitions, belongs to the learner. `DQN` is
+one of NFSP's best-response learners (`nfsp_spiel.arm` is the other); the
+NFSP agent reaches it only through the interface below, shared by both:
+
+* `add(records)`: completed transitions, rows of `record_columns(...)`;
+* `learning_batches(calls)` / `learning_specs(calls)`: the numpy inputs of
+  `calls` learning calls (empty while M_RL holds fewer than
+  `min_memory_to_learn` records) and their TensorSpecs;
+* `learn(*batches)`: graph code, run inside the agent's compiled learning
+  call (which fuses both agents' learners and average networks); returns
+  the loss; `acting_variables()` are the weights it then hands back, and
+  `set_acting_weights` takes them into the numpy mirror acting reads;
+* `behaviour_probabilities(states, legal, epsilon)`: the training policy
+  (eq. 6.2's epsilon-greedy), `policy_probabilities(states, legal)`: the
+  learned best response played in evaluation (greedy);
+* `needs_games`: whether a record must end with its game's number;
+* `networks()`, `memory_arrays()`, `state_arrays()` and their loaders,
+  `updates`, `record_size`: what checkpoints hold.
 """
 
 import numpy as np
 
 from nfsp_spiel import networks
+from nfsp_spiel import replay_memory
 from nfsp_spiel.quiet_tensorflow import tf
 
 # Added to illegal actions' values before a max (finite, so that 0 * it = 0).
 _ILLEGAL = -1e9
 
 
+def record_columns(state_size, num_actions):
+  """Column ranges of an M_RL record [s, a, r, s', legal(s'), done]: one
+  float32 row per transition, so that adding and sampling a batch is a
+  single indexing operation."""
+  size, actions = state_size, num_actions
+  return {"state": (0, size), "action": (size, size + 1),
+          "reward": (size + 1, size + 2),
+          "next_state": (size + 2, 2 * size + 2),
+          "next_legal": (2 * size + 2, 2 * size + 2 + actions),
+          "done": (2 * size + 2 + actions, 2 * size + 3 + actions)}
+
+
 class DQN:
   """A Q-network (with a target network unless `target_refit_every` is 0),
-  trained by plain SGD."""
+  trained by plain SGD on samples of M_RL; see the module docstring."""
 
-  def __init__(self, state_size, num_actions, hidden_layers, learning_rate,
-               target_refit_every, rng, init="torch"):
-    self.q_network = networks.MLP(state_size, hidden_layers, num_actions, rng,
+  needs_games = False  # transitions need not say which game they came from
+
+  def __init__(self, state_size, num_actions, config, rng):
+    hidden, init = config.hidden_layers, config.init
+    self.config = config
+    self.q_network = networks.MLP(state_size, hidden, num_actions, rng,
                                   name="q_network", init=init)
     self.target_network = None  # bootstrap from the Q-network itself
-    if target_refit_every:
-      self.target_network = networks.MLP(state_size, hidden_layers,
-                                         num_actions, rng,
+    if config.target_refit_every:
+      self.target_network = networks.MLP(state_size, hidden, num_actions, rng,
                                          name="target_network", init=init)
       self.target_network.assign(self.q_network.numpy_weights())
-    self.learning_rate = learning_rate
-    self.target_refit_every = target_refit_every
+    self.learning_rate = config.rl_learning_rate
+    self.target_refit_every = config.target_refit_every
     self.updates = tf.Variable(0, dtype=tf.int64, name="updates")
     self.weights = self.q_network.numpy_weights()
+    self.columns = record_columns(state_size, num_actions)
+    self.memory = replay_memory.CircularBuffer(
+        config.rl_memory_capacity,
+        {"record": ((2 * state_size + 3 + num_actions,), np.float32)}, rng)
+
+  # ---- learning ----
+
+  def add(self, records):
+    self.memory.add_batch(record=records)
+
+  def learning_batches(self, calls):
+    """M_RL samples for `calls` learning calls: one [updates, batch, record]
+    array, or none while M_RL is short of `min_memory_to_learn`."""
+    if len(self.memory) < self.config.min_memory_to_learn:
+      return []
+    shape = (calls * self.config.updates_per_learn, self.config.batch_size)
+    return [self.memory.sample(shape)["record"]]
+
+  def learning_specs(self, calls):
+    shape = (calls * self.config.updates_per_learn, self.config.batch_size)
+    return [tf.TensorSpec((*shape, self.memory.fields["record"].shape[1]),
+                          tf.float32)]
+
+  def learn(self, records):
+    """One SGD update per leading row of `records` (graph code); returns the
+    last update's loss."""
+    for update in range(records.shape[0]):
+      batch = {name: records[update, :, start:stop]
+               for name, (start, stop) in self.columns.items()}
+      for name in ("action", "reward", "done"):
+        batch[name] = batch[name][:, 0]
+      batch["action"] = tf.cast(batch["action"], tf.int32)
+      loss = self.update(batch)
+    return loss
 
   def loss(self, batch):
     """Half the mean squared TD error of eq. 6.1 on a batch of transitions."""
@@ -72,12 +136,50 @@ class DQN:
         target.assign(source)
     return loss
 
+  def acting_variables(self):
+    return self.q_network.weights
+
+  def set_acting_weights(self, weights):
+    self.weights = weights
+
   def refresh(self):
     """Copies the Q-network's weights to the numpy mirror acting uses."""
     self.weights = self.q_network.numpy_weights()
 
+  # ---- acting ----
+
   def q_values(self, states):
     return networks.forward(self.weights, states)
+
+  def behaviour_probabilities(self, states, legal, epsilon):
+    return epsilon_greedy(self.q_values(states), legal, epsilon)
+
+  def policy_probabilities(self, states, legal):
+    return epsilon_greedy(self.q_values(states), legal, 0.0)
+
+  # ---- checkpoints ----
+
+  @property
+  def record_size(self):
+    return self.memory.fields["record"].shape[1]
+
+  def memory_arrays(self):
+    return self.memory.state()
+
+  def load_memory_arrays(self, arrays):
+    self.memory.load_state(arrays)
+
+  def networks(self):
+    return {k: v for k, v in (("q_network", self.q_network),
+                              ("target_network", self.target_network))
+            if v is not None}
+
+  def state_arrays(self):
+    return {}  # plain SGD keeps no state beyond the networks and `updates`
+
+  def load_state_arrays(self, arrays):
+    del arrays
+    self.refresh()
 
 
 def epsilon_greedy(q_values, legal, epsilon):

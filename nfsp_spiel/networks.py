@@ -87,3 +87,52 @@ def sgd_step(loss_fn, variables, learning_rate):
   for variable, gradient in zip(variables, tape.gradient(loss, variables)):
     variable.assign_sub(learning_rate * gradient)
   return loss
+
+
+class Adam(tf.Module):
+  """Adam (Kingma & Ba 2015) on `variables`, with its moments as variables
+  of its own, so that a compiled learner updates them in place and a
+  checkpoint saves them (`numpy_state`). Constants are TF1's
+  `AdamOptimizer` defaults (beta1 0.9, beta2 0.999, epsilon 1e-8), the
+  optimiser of the NFSP-ARM authors' ARM (`RMFSP/arm_tf.py`). Written out
+  rather than taken from Keras: a Keras optimiser builds its slots lazily
+  and names them by its own rules, which a checkpoint of plain arrays would
+  have to follow across Keras versions."""
+
+  BETA1, BETA2, EPSILON = 0.9, 0.999, 1e-8
+
+  def __init__(self, variables, learning_rate, name=None):
+    super().__init__(name=name)
+    self.variables_ = list(variables)
+    self.learning_rate = learning_rate
+    self.first = [tf.Variable(tf.zeros_like(v)) for v in self.variables_]
+    self.second = [tf.Variable(tf.zeros_like(v)) for v in self.variables_]
+    self.steps = tf.Variable(0.0, name="steps")
+
+  def step(self, loss_fn):
+    """One Adam step on `loss_fn()`; returns the loss (graph code)."""
+    with tf.GradientTape() as tape:
+      loss = loss_fn()
+    gradients = tape.gradient(loss, self.variables_)
+    self.steps.assign_add(1.0)
+    t = self.steps
+    rate = (self.learning_rate * tf.sqrt(1.0 - self.BETA2**t) /
+            (1.0 - self.BETA1**t))
+    for variable, gradient, m, v in zip(self.variables_, gradients,
+                                        self.first, self.second):
+      m.assign(self.BETA1 * m + (1.0 - self.BETA1) * gradient)
+      v.assign(self.BETA2 * v + (1.0 - self.BETA2) * tf.square(gradient))
+      variable.assign_sub(rate * m / (tf.sqrt(v) + self.EPSILON))
+    return loss
+
+  def numpy_state(self):
+    """The moments and step count as arrays (for checkpoints)."""
+    return ([m.numpy() for m in self.first] + [v.numpy() for v in self.second]
+            + [self.steps.numpy()])
+
+  def assign(self, arrays):
+    """Restores `numpy_state()`'s arrays."""
+    count = len(self.first)
+    for variable, value in zip(self.first + self.second, arrays[:2 * count]):
+      variable.assign(value)
+    self.steps.assign(arrays[2 * count])

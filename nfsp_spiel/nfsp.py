@@ -6,14 +6,18 @@ Alg. 8 (Online FSP agent) and Alg. 9 (NFSP with DQN).
 
 Each `NFSP` agent is an OpenSpiel `rl_agent.AbstractAgent` for one player:
 
-* a best-response learner, DQN (`nfsp_spiel.dqn`), trained on M_RL, a
-  circular buffer of the agent's transitions;
+* a best-response learner trained on M_RL, the agent's transitions: DQN
+  (`nfsp_spiel.dqn`, the NFSP paper's) or ARM (`nfsp_spiel.arm`, NFSP-ARM:
+  Chen et al., "Optimize Neural Fictitious Self-Play in Regret Minimization
+  Thinking"), chosen by `NFSPConfig.best_response` and held through the
+  small interface `nfsp_spiel.dqn` documents;
 * an average-policy network Pi trained by SGD on the cross-entropy of eq. 6.3
   against M_SL, the agent's own best-response behaviour, kept in a reservoir
   (Vitter), an exponential reservoir (Osborne et al.) or, for the paper's
   ablation, a sliding window (`nfsp_spiel.replay_memory`);
 * per episode, with probability eta (the anticipatory parameter) the agent
-  follows epsilon-greedy(Q), otherwise Pi; only best-response steps reach
+  follows the learner's policy (epsilon-greedy(Q); ARM's regret matching),
+  otherwise Pi; only best-response steps reach
   M_SL. eta = 1 is the paper's DQN baseline (sec. 4.2): the average network
   only watches.
 
@@ -28,7 +32,8 @@ on many games at once.
 `NFSPConfig` (`nfsp_spiel.nfsp_config`, importable without TensorFlow) holds
 every hyperparameter with the NFSP paper's Leduc values as defaults (sec.
 4.1); `NFSPConfig.lhe()` has sec. 4.3's, `NFSPConfig.dqn()` sec. 4.2's
-baseline.
+baseline, `NFSPConfig.nfsp_arm()` and `NFSPConfig.arm()` NFSP-ARM and plain
+ARM.
 """
 
 import contextlib
@@ -42,6 +47,7 @@ import numpy as np
 from open_spiel.python import policy as policy_lib
 from open_spiel.python import rl_agent
 
+from nfsp_spiel import arm as arm_lib
 from nfsp_spiel import checkpoints
 from nfsp_spiel import checks
 from nfsp_spiel import dqn as dqn_lib
@@ -123,33 +129,24 @@ class NFSP(rl_agent.AbstractAgent):
     self._evaluation_rng = np.random.default_rng([seed, 1])
     self.steps = 0  # this agent's training steps
     self.episodes = 0  # training episodes begun by `step`
+    if config.memory_dtype == "uint8" and self.num_actions > 256:
+      raise ValueError(f"memory_dtype='uint8' stores actions in a byte: "
+                       f"num_actions={self.num_actions} needs 'float32'")
     with self._placement():
-      self.dqn = dqn_lib.DQN(self.state_size, self.num_actions,
-                             config.hidden_layers, config.rl_learning_rate,
-                             config.target_refit_every, self._rng,
-                             config.init)
+      learner = {"dqn": dqn_lib.DQN, "arm": arm_lib.ARM}[config.best_response]
+      self.best_response_learner = learner(self.state_size, self.num_actions,
+                                           config, self._rng)
       self.average_network = networks.MLP(self.state_size,
                                           config.hidden_layers,
                                           self.num_actions, self._rng,
                                           name="average_network",
                                           init=config.init)
     self._average_weights = self.average_network.numpy_weights()
-    # One record per row: M_RL holds [s, a, r, s', legal(s'), done] in
-    # float32, M_SL [s, a] in `memory_dtype`; one array per memory makes
-    # adding and sampling a single indexing operation.
-    size, actions = self.state_size, self.num_actions
-    self._rl_fields = {"state": (0, size), "action": (size, size + 1),
-                       "reward": (size + 1, size + 2),
-                       "next_state": (size + 2, 2 * size + 2),
-                       "next_legal": (2 * size + 2, 2 * size + 2 + actions),
-                       "done": (2 * size + 2 + actions, 2 * size + 3 + actions)}
-    if config.memory_dtype == "uint8" and actions > 256:
-      raise ValueError(f"memory_dtype='uint8' stores actions in a byte: "
-                       f"num_actions={actions} needs 'float32'")
-    self.rl_memory = replay_memory.CircularBuffer(
-        config.rl_memory_capacity,
-        {"record": ((2 * size + 3 + actions,), np.float32)}, self._rng)
-    sl_shapes = {"record": ((size + 1,), np.dtype(config.memory_dtype))}
+    # M_SL holds one [s, a] row per record in `memory_dtype` (M_RL, the
+    # learner's, one [s, a, r, s', legal(s'), done] row in float32): one
+    # array per memory makes adding and sampling a single indexing operation.
+    sl_shapes = {"record": ((self.state_size + 1,),
+                            np.dtype(config.memory_dtype))}
     if config.sl_memory == "reservoir":
       self.sl_memory = replay_memory.Reservoir(config.sl_memory_capacity,
                                                sl_shapes, self._rng)
@@ -169,6 +166,11 @@ class NFSP(rl_agent.AbstractAgent):
     self._best_response = None
     self._pending = None
     self._mode = None  # `temp_mode_as`'s, while in force
+
+  @property
+  def rl_memory(self):
+    """M_RL, held by the best-response learner."""
+    return self.best_response_learner.memory
 
   def _placement(self):
     if self.config.device is None:
@@ -209,23 +211,22 @@ class NFSP(rl_agent.AbstractAgent):
       if policy not in POLICIES:
         raise ValueError(f"policy={policy!r}: must be one of {POLICIES}")
       if policy == "best_response":
-        return dqn_lib.epsilon_greedy(self.dqn.q_values(states), legal, 0.0)
+        return self.best_response_learner.policy_probabilities(states, legal)
       probs = masked_softmax(
           networks.forward(self._average_weights, states), legal)
       if policy == "greedy_average":
         probs = dqn_lib.epsilon_greedy(probs, legal, 0.0)
       return probs
     best_response = np.asarray(policy, bool)
+    learner = self.best_response_learner
     if best_response.all():  # whole batches in one mode skip the indexing
-      return dqn_lib.epsilon_greedy(self.dqn.q_values(states), legal,
-                                    self.epsilon)
+      return learner.behaviour_probabilities(states, legal, self.epsilon)
     if not best_response.any():
       return masked_softmax(
           networks.forward(self._average_weights, states), legal)
     probs = np.empty(legal.shape)  # a mixed batch: each mode on its rows
-    probs[best_response] = dqn_lib.epsilon_greedy(
-        self.dqn.q_values(states[best_response]), legal[best_response],
-        self.epsilon)
+    probs[best_response] = learner.behaviour_probabilities(
+        states[best_response], legal[best_response], self.epsilon)
     rows = ~best_response
     probs[rows] = masked_softmax(
         networks.forward(self._average_weights, states[rows]), legal[rows])
@@ -237,14 +238,19 @@ class NFSP(rl_agent.AbstractAgent):
     return _sample(probs, self._rng.random(len(probs))), probs
 
   def observe_transitions(self, states, actions, rewards, next_states,
-                          next_legal, done):
+                          next_legal, done, games=None):
     """Adds completed transitions (s, a, r, s') to M_RL; `next_legal` masks
-    s's legal actions (zeros where `done`)."""
+    s's legal actions (zeros where `done`). `games` numbers the game each
+    came from, where several are played at once (ARM's n-step returns follow
+    a game's transitions; None: one game at a time)."""
     if not len(states):
       return
     rewards = np.asarray(rewards, np.float32) * self.config.reward_scale
-    columns = [np.asarray(c, np.float32).reshape(len(states), -1) for c in
-               (states, actions, rewards, next_states, next_legal, done)]
+    columns = [states, actions, rewards, next_states, next_legal, done]
+    if self.best_response_learner.needs_games:
+      columns.append(np.zeros(len(states)) if games is None else games)
+    columns = [np.asarray(c, np.float32).reshape(len(states), -1)
+               for c in columns]
     self._unstored_rl.append(np.concatenate(columns, axis=1))
 
   def record_steps(self, states, actions, best_response, learn=True):
@@ -272,11 +278,12 @@ class NFSP(rl_agent.AbstractAgent):
     each record at once, and a single game's steps cost one list append
     instead of a memory update each.
     """
-    for memory, unstored in ((self.rl_memory, self._unstored_rl),
-                             (self.sl_memory, self._unstored_sl)):
-      if unstored:
-        memory.add_batch(record=np.concatenate(unstored))
-        unstored.clear()
+    if self._unstored_rl:
+      self.best_response_learner.add(np.concatenate(self._unstored_rl))
+      self._unstored_rl.clear()
+    if self._unstored_sl:
+      self.sl_memory.add_batch(record=np.concatenate(self._unstored_sl))
+      self._unstored_sl.clear()
 
   def learn(self, calls=1):
     """`calls` learning calls: `updates_per_learn` SGD updates each, of each
@@ -285,42 +292,38 @@ class NFSP(rl_agent.AbstractAgent):
     learn_together([self], [calls])
 
   def _learning_batches(self, calls):
-    """Stores the waiting records and samples the minibatches of `calls`
-    learning calls: (which memories are ready, their batches)."""
+    """Stores the waiting records and takes the inputs of `calls` learning
+    calls: (which of learner and M_SL are ready, the learner's inputs, M_SL's
+    minibatches)."""
     self.store()
+    rl = self.best_response_learner.learning_batches(calls)
     shape = (calls * self.config.updates_per_learn, self.config.batch_size)
-    ready = self.config.min_memory_to_learn
-    key = (len(self.rl_memory) >= ready, len(self.sl_memory) >= ready)
-    return key, [memory.sample(shape)["record"] for memory, is_ready in
-                 zip((self.rl_memory, self.sl_memory), key) if is_ready]
+    sl = []
+    if len(self.sl_memory) >= self.config.min_memory_to_learn:
+      sl = [self.sl_memory.sample(shape)["record"]]
+    return (bool(rl), bool(sl)), rl + sl
 
   def _learning_specs(self, key, calls):
     """Input signatures of `_learn_both` for `_learning_batches`' output."""
     shape = (calls * self.config.updates_per_learn, self.config.batch_size)
     specs = []
     if key[0]:
-      specs.append(tf.TensorSpec(
-          (*shape, self.rl_memory.fields["record"].shape[1]), tf.float32))
+      specs += self.best_response_learner.learning_specs(calls)
     if key[1]:
       specs.append(tf.TensorSpec((*shape, self.state_size + 1),
                                  tf.as_dtype(self.config.memory_dtype)))
     return specs
 
   def _learn_both(self, rl, sl):
-    """Graph code: one SGD update of each ready network per leading row of
-    its batches; returns the losses and both networks' new weights."""
+    """Graph code: the learner's updates on its inputs `rl` (a list), one
+    SGD update of the average network per leading row of `sl`; returns the
+    losses and both networks' new weights."""
     losses = {}
-    updates = (rl if rl is not None else sl).shape[0]
     with self._placement():
-      for update in range(updates):
-        if rl is not None:
-          batch = {name: rl[update, :, start:stop]
-                   for name, (start, stop) in self._rl_fields.items()}
-          for name in ("action", "reward", "done"):
-            batch[name] = batch[name][:, 0]
-          batch["action"] = tf.cast(batch["action"], tf.int32)
-          losses["rl_loss"] = self.dqn.update(batch)
-        if sl is not None:
+      if rl:
+        losses["rl_loss"] = self.best_response_learner.learn(*rl)
+      if sl is not None:
+        for update in range(sl.shape[0]):
           records = tf.cast(sl[update], tf.float32)
           states = records[:, :-1]
           actions = tf.cast(records[:, -1], tf.int32)
@@ -329,10 +332,11 @@ class NFSP(rl_agent.AbstractAgent):
                   tf.nn.sparse_softmax_cross_entropy_with_logits(
                       actions, self.average_network(states))),  # pylint: disable=cell-var-from-loop
               self.average_network.weights, self.config.sl_learning_rate)
-      return (losses, [tf.identity(v) for v in self.dqn.q_network.weights],
+      return (losses, [tf.identity(v) for v in
+                       self.best_response_learner.acting_variables()],
               [tf.identity(v) for v in self.average_network.weights])
 
-  def _apply_learning(self, key, losses, q_weights, average_weights):
+  def _apply_learning(self, key, losses, learner_weights, average_weights):
     """Takes a learning call's outputs: losses, and the new weights of the
     networks that trained into the numpy mirrors."""
     losses = {name: float(value) for name, value in losses.items()}
@@ -344,7 +348,8 @@ class NFSP(rl_agent.AbstractAgent):
     # A network whose memory is not ready yet keeps its loss at NaN.
     self.losses = {**self.losses, **losses}
     if key[0]:
-      self.dqn.weights = [w.numpy() for w in q_weights]
+      self.best_response_learner.set_acting_weights(
+          [w.numpy() for w in learner_weights])
     if key[1]:
       self._average_weights = [w.numpy() for w in average_weights]
 
@@ -436,8 +441,8 @@ class NFSP(rl_agent.AbstractAgent):
   @property
   def loss(self):
     """(SL loss, RL loss) of each network's last update, None before its
-    first (OpenSpiel's order; the RL loss is `nfsp_spiel.dqn`'s, half the
-    mean squared TD error)."""
+    first (OpenSpiel's order; the RL loss is the learner's: `nfsp_spiel.dqn`'s
+    half the mean squared TD error, or ARM's two mean squared errors)."""
     return tuple(None if math.isnan(self.losses[k]) else self.losses[k]
                  for k in ("sl_loss", "rl_loss"))
 
@@ -476,8 +481,9 @@ class NFSP(rl_agent.AbstractAgent):
     arrays = {"config": self.config.to_json(),
               "shape": np.array([self.player_id, self.state_size,
                                  self.num_actions]),
-              "counters": np.array([self.steps, self.episodes,
-                                    int(self.dqn.updates.numpy())]),
+              "counters": np.array([
+                  self.steps, self.episodes,
+                  int(self.best_response_learner.updates.numpy())]),
               "rng": json.dumps([self._rng.bit_generator.state,
                                  self._evaluation_rng.bit_generator.state]),
               "episode": json.dumps([self._best_response, None if
@@ -488,15 +494,20 @@ class NFSP(rl_agent.AbstractAgent):
     for name, network in self._networks().items():
       for i, weights in enumerate(network.numpy_weights()):
         arrays[f"{name}_{i}"] = weights
-    for name, memory, unstored in (
-        ("rl", self.rl_memory, self._unstored_rl),
-        ("sl", self.sl_memory, self._unstored_sl)):
-      for key, value in memory.state().items():
+    learner = self.best_response_learner
+    for key, value in learner.state_arrays().items():
+      arrays[f"learner_{key}"] = value
+    memories = (
+        ("rl", learner.memory_arrays(), self._unstored_rl,
+         (learner.record_size, np.float32)),
+        ("sl", self.sl_memory.state(), self._unstored_sl,
+         (self.sl_memory.fields["record"].shape[1],
+          self.sl_memory.fields["record"].dtype)))
+    for name, state, unstored, (width, dtype) in memories:
+      for key, value in state.items():
         arrays[f"{name}_memory_{key}"] = value
-      arrays[f"{name}_unstored"] = (
-          np.concatenate(unstored) if unstored else
-          np.zeros((0, memory.fields["record"].shape[1]),
-                   memory.fields["record"].dtype))
+      arrays[f"{name}_unstored"] = (np.concatenate(unstored) if unstored
+                                    else np.zeros((0, width), dtype))
     return arrays
 
   def check_checkpoint_arrays(self, data, path):
@@ -519,15 +530,17 @@ class NFSP(rl_agent.AbstractAgent):
     for name, network in self._networks().items():
       network.assign([data[f"{name}_{i}"]
                       for i in range(len(network.weights))])
-    for name, memory, unstored in (
-        ("rl", self.rl_memory, self._unstored_rl),
-        ("sl", self.sl_memory, self._unstored_sl)):
-      prefix = f"{name}_memory_"
-      memory.load_state({k[len(prefix):]: data[k] for k in data
-                         if k.startswith(prefix)})
-      unstored[:] = [np.asarray(data[f"{name}_unstored"])]
+    learner = self.best_response_learner
+
+    def prefixed(prefix):
+      return {k[len(prefix):]: data[k] for k in data if k.startswith(prefix)}
+
+    learner.load_memory_arrays(prefixed("rl_memory_"))
+    self.sl_memory.load_state(prefixed("sl_memory_"))
+    self._unstored_rl[:] = [np.asarray(data["rl_unstored"])]
+    self._unstored_sl[:] = [np.asarray(data["sl_unstored"])]
     self.steps, self.episodes, updates = (int(c) for c in data["counters"])
-    self.dqn.updates.assign(updates)
+    learner.updates.assign(updates)
     states = json.loads(str(data["rng"]))
     self._rng.bit_generator.state = states[0]
     self._evaluation_rng.bit_generator.state = states[1]
@@ -535,14 +548,12 @@ class NFSP(rl_agent.AbstractAgent):
     self._best_response = best_response
     self._pending = (None if action is None else
                      (np.array(data["pending_state"], np.float32), action))
-    self.dqn.refresh()
+    learner.load_state_arrays(prefixed("learner_"))
     self._average_weights = self.average_network.numpy_weights()
 
   def _networks(self):
-    networks_ = {"q_network": self.dqn.q_network,
-                 "target_network": self.dqn.target_network,
-                 "average_network": self.average_network}
-    return {k: v for k, v in networks_.items() if v is not None}
+    return {**self.best_response_learner.networks(),
+            "average_network": self.average_network}
 
 
 def save_agents(path, game, agents, progress=None, settings=None, **extra):
@@ -608,12 +619,14 @@ def _compile_learning(plans):
   specs, layout = [], []
   for agent, calls, key, _ in plans:
     specs += agent._learning_specs(key, calls)  # pylint: disable=protected-access
-    layout.append((agent, key))
+    rl_inputs = (len(agent.best_response_learner.learning_specs(calls))
+                 if key[0] else 0)
+    layout.append((agent, rl_inputs, key[1]))
 
   def learn(*batches):
     batches, outputs = list(batches), []
-    for agent, (rl_ready, sl_ready) in layout:
-      rl = batches.pop(0) if rl_ready else None
+    for agent, rl_inputs, sl_ready in layout:
+      rl, batches = batches[:rl_inputs], batches[rl_inputs:]
       sl = batches.pop(0) if sl_ready else None
       outputs.append(agent._learn_both(rl, sl))  # pylint: disable=protected-access
     return outputs

@@ -294,7 +294,7 @@ class SelfPlay:
         agent.observe_transitions(
             self._pending_state[previous, p], self._pending_action[previous, p],
             np.zeros(len(previous)), states[waiting], legal[waiting],
-            np.zeros(len(previous)))
+            np.zeros(len(previous)), games=previous)
       best_response = self._best_response[games, p]
       actions, _ = agent.act(states, legal, best_response)
       due[p] = agent.record_steps(states, actions, best_response, learn=False)
@@ -319,7 +319,7 @@ class SelfPlay:
       agent.observe_transitions(
           self._pending_state[previous, p], self._pending_action[previous, p],
           returns[waiting, p], zeros_state[waiting], zeros_legal[waiting],
-          np.ones(len(previous)))
+          np.ones(len(previous)), games=previous)
       self._best_response[games, p] = agent.begin_episodes(len(games))
       agent.episodes += len(games)
     self._has_pending[games] = False

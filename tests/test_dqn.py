@@ -23,12 +23,12 @@ def _agent(refit_every):
 
 def test_target_network_lags_by_the_configured_updates():
   agent = _agent(refit_every=3)
-  initial = agent.dqn.target_network.numpy_weights()
+  initial = agent.best_response_learner.target_network.numpy_weights()
   snapshots = []
   for _ in range(7):
     agent.learn()
-    snapshots.append(agent.dqn.q_network.numpy_weights())
-  target = agent.dqn.target_network.numpy_weights()
+    snapshots.append(agent.best_response_learner.q_network.numpy_weights())
+  target = agent.best_response_learner.target_network.numpy_weights()
   # Refits after updates 3 and 6: the target holds update 6's weights.
   for a, b in zip(target, snapshots[5]):
     np.testing.assert_array_equal(a, b)
@@ -36,14 +36,14 @@ def test_target_network_lags_by_the_configured_updates():
   fresh = _agent(refit_every=3)
   fresh.learn()
   fresh.learn()
-  for a, b in zip(fresh.dqn.target_network.numpy_weights(), initial):
+  for a, b in zip(fresh.best_response_learner.target_network.numpy_weights(), initial):
     np.testing.assert_array_equal(a, b)
-  assert int(agent.dqn.updates.numpy()) == 7
+  assert int(agent.best_response_learner.updates.numpy()) == 7
 
 
 def test_td_loss_matches_a_numpy_computation():
   rng = np.random.default_rng(1)
-  learner = dqn.DQN(4, 3, (5,), 0.1, 300, rng)
+  learner = dqn.DQN(4, 3, nfsp.NFSPConfig(hidden_layers=(5,)), rng)
   batch = {"state": rng.random((6, 4)).astype(np.float32),
            "action": np.array([0, 1, 2, 0, 1, 2], np.int32),
            "reward": rng.normal(size=6).astype(np.float32),
@@ -66,7 +66,8 @@ def test_without_a_target_network_the_q_network_bootstraps_itself():
   """target_refit_every=0 (Heinrich's public Leduc code): the TD target's
   max comes from the Q-network being trained."""
   rng = np.random.default_rng(3)
-  online = dqn.DQN(4, 3, (5,), 0.1, 0, rng)
+  online = dqn.DQN(4, 3, nfsp.NFSPConfig(hidden_layers=(5,),
+                                              target_refit_every=0), rng)
   assert online.target_network is None
   batch = {"state": rng.random((4, 4)).astype(np.float32),
            "action": np.array([0, 1, 2, 0], np.int32),
@@ -80,7 +81,7 @@ def test_without_a_target_network_the_q_network_bootstraps_itself():
                                                          batch["action"]]) ** 2)
   loss = online.loss({k: tf.constant(v) for k, v in batch.items()})
   assert float(loss) == pytest.approx(expected, rel=1e-5)
-  lagging = dqn.DQN(4, 3, (5,), 0.1, 300, rng)  # its target differs
+  lagging = dqn.DQN(4, 3, nfsp.NFSPConfig(hidden_layers=(5,)), rng)  # its target differs
   lagging.q_network.assign(online.q_network.numpy_weights())
   lagged = lagging.loss({k: tf.constant(v) for k, v in batch.items()})
   assert float(lagged) != pytest.approx(expected, rel=1e-3)
@@ -90,7 +91,8 @@ def test_an_update_moves_q_by_the_gradient_of_half_the_squared_error():
   """One SGD step at stepsize lr on a single transition moves the output
   bias of the taken action by lr * (target - Q), nothing else of it."""
   rng = np.random.default_rng(2)
-  learner = dqn.DQN(4, 3, (5,), 0.1, 0, rng)
+  learner = dqn.DQN(4, 3, nfsp.NFSPConfig(hidden_layers=(5,),
+                                               target_refit_every=0), rng)
   batch = {"state": rng.random((1, 4)).astype(np.float32),
            "action": np.array([1], np.int32),
            "reward": np.array([0.7], np.float32),

@@ -92,16 +92,16 @@ def test_rl_loop_conformance_and_evaluation_does_not_learn():
   _play(env, agents, 300, check=check)
   for agent in agents:
     agent.store()
-  assert agents[0].rl_memory.seen > 0 and agents[0].dqn.updates.numpy() > 0
+  assert agents[0].rl_memory.seen > 0 and agents[0].best_response_learner.updates.numpy() > 0
   before = [(a.steps, a.episodes, a.rl_memory.seen, a.sl_memory.seen,
-             [w.copy() for w in a.dqn.weights], a.checkpoint_arrays())
+             [w.copy() for w in a.best_response_learner.weights], a.checkpoint_arrays())
             for a in agents]
   _play(env, agents, 100, is_evaluation=True, check=check)
   for agent, (steps, episodes, rl_seen, sl_seen, weights, arrays) in zip(
       agents, before):
     assert (agent.steps, agent.episodes) == (steps, episodes)
     assert (agent.rl_memory.seen, agent.sl_memory.seen) == (rl_seen, sl_seen)
-    for a, b in zip(agent.dqn.weights, weights):
+    for a, b in zip(agent.best_response_learner.weights, weights):
       np.testing.assert_array_equal(a, b)
     # The training RNG did not move (evaluation samples from its own).
     assert (json.loads(agent.checkpoint_arrays()["rng"])[0] ==
@@ -189,7 +189,7 @@ def test_checkpoint_round_trip(tmp_path):
   _play(env_a, agents, 200)
   _play(env_b, copies, 200)
   for agent, copy in zip(agents, copies):
-    for a, b in zip(agent.dqn.weights, copy.dqn.weights):
+    for a, b in zip(agent.best_response_learner.weights, copy.best_response_learner.weights):
       np.testing.assert_array_equal(a, b)
 
 
@@ -199,10 +199,10 @@ def test_checkpoint_errors_change_nothing(tmp_path):
   path = nfsp.save_agents(str(tmp_path / "ckpt.npz"), game, agents)
   other = nfsp.agents_for(game, dataclasses.replace(SMALL, anticipatory=0.5),
                           seed=1)
-  weights = [w.copy() for w in other[0].dqn.weights]
+  weights = [w.copy() for w in other[0].best_response_learner.weights]
   with pytest.raises(ValueError, match="with other settings \\(anticipatory: 0.1 there, 0.5 here\\)"):
     nfsp.restore_agents(path, game, other)
-  for a, b in zip(other[0].dqn.weights, weights):
+  for a, b in zip(other[0].best_response_learner.weights, weights):
     np.testing.assert_array_equal(a, b)
   with pytest.raises(ValueError, match="holds NFSP on kuhn_poker"):
     nfsp.restore_agents(path, pyspiel.load_game("leduc_poker"),
@@ -283,14 +283,14 @@ def test_learning_together_is_learning_one_agent_after_the_other():
   apart, together = pairs
   apart[0].learn(1)
   apart[1].learn(2)
-  idle_weights = idle.dqn.weights
+  idle_weights = idle.best_response_learner.weights
   nfsp.learn_together([*together, idle], [1, 2, 3])
   for a, b in zip(apart, together):
-    assert int(a.dqn.updates.numpy()) == int(b.dqn.updates.numpy()) > 0
+    assert int(a.best_response_learner.updates.numpy()) == int(b.best_response_learner.updates.numpy()) > 0
     assert np.isfinite(list(a.losses.values())).all()
     assert a.losses == pytest.approx(b.losses, rel=1e-6)
-    for x, y in zip(a.dqn.weights + a._average_weights,  # pylint: disable=protected-access
-                    b.dqn.weights + b._average_weights):  # pylint: disable=protected-access
+    for x, y in zip(a.best_response_learner.weights + a._average_weights,  # pylint: disable=protected-access
+                    b.best_response_learner.weights + b._average_weights):  # pylint: disable=protected-access
       np.testing.assert_allclose(x, y, rtol=1e-6, atol=1e-7)
-  assert idle.dqn.weights is idle_weights
-  assert int(idle.dqn.updates.numpy()) == 0
+  assert idle.best_response_learner.weights is idle_weights
+  assert int(idle.best_response_learner.updates.numpy()) == 0

@@ -64,8 +64,8 @@ def test_one_game_at_a_time_is_exactly_the_single_game_path():
     b.store()
     assert (a.steps, a.episodes, a.rl_memory.seen, a.sl_memory.seen) == (
         b.steps, b.episodes, b.rl_memory.seen, b.sl_memory.seen)
-    assert int(a.dqn.updates.numpy()) == int(b.dqn.updates.numpy()) > 0
-    for x, y in zip(a.dqn.weights, b.dqn.weights):
+    assert int(a.best_response_learner.updates.numpy()) == int(b.best_response_learner.updates.numpy()) > 0
+    for x, y in zip(a.best_response_learner.weights, b.best_response_learner.weights):
       np.testing.assert_array_equal(x, y)
     np.testing.assert_array_equal(a.sl_memory.fields["record"],
                                   b.sl_memory.fields["record"])
@@ -121,7 +121,7 @@ def test_state_games_play_games_too_large_for_a_tree():
                              num_games=8, seed=0, backend="states")
   assert isinstance(driver.games, selfplay.StateGames)
   driver.play(200)
-  assert agents[0].episodes >= 200 and int(agents[0].dqn.updates.numpy()) > 0
+  assert agents[0].episodes >= 200 and int(agents[0].best_response_learner.updates.numpy()) > 0
 
 
 def test_resumed_run_equals_an_uninterrupted_one(tmp_path):
@@ -139,7 +139,7 @@ def test_resumed_run_equals_an_uninterrupted_one(tmp_path):
   assert again.episodes == driver.episodes
   again.play(3000 - again.episodes)
   for a, b in zip(straight, resumed):
-    for x, y in zip(a.dqn.weights, b.dqn.weights):
+    for x, y in zip(a.best_response_learner.weights, b.best_response_learner.weights):
       np.testing.assert_array_equal(x, y)
     assert a.steps == b.steps
 

@@ -1,0 +1,251 @@
+"""Advantage-based Regret Minimization (ARM), a best-response learner.
+
+Jin, Keutzer & Levine 2018, "Regret Minimization for Partially Observable
+Deep Reinforcement Learning" (ICML), Alg. 1: ARM learns a value V(o) and a
+clipped cumulative advantage Q+(o, a) and plays regret matching on them,
+
+    b(a | o) proportional to max(Q+(o, a) - V(o), 0),   uniform where all are 0.
+
+ARM iteration t fits both to a batch D_t of fresh experience:
+
+    V_t    fitted to  G_k                                        (eq. 11)
+    Q+_t   fitted to  max(Q+_{t-1}(o_k, a_k) - V_{t-1}(o_k), 0) + G_k    (eq. 12)
+
+where G_k is the n-step return sum_{i<n} gamma^i r_{k+i} + gamma^n V'(o_{k+n})
+bootstrapped from a target copy V' (reset to V at the start of an iteration
+and moved towards it by tau after every step), and Q+_{t-1}, V_{t-1} are the
+networks as they stood before the iteration (0 in the first). Chen et al.,
+"Optimize Neural Fictitious Self-Play in Regret Minimization Thinking"
+(NFSP-ARM), Alg. 1, runs ARM as NFSP's best response: its policy plays the
+anticipatory episodes, M_SL keeps what it played, and an ARM iteration runs
+whenever M_RL holds a batch.
+
+What the papers leave open, the NFSP-ARM authors' code settles
+(`RMFSP/arm_tf.py`, `RMFSP/main_leduc.py` in GitHub zhangli140/CCNT_HCIS,
+itself after github.com/fschlatt/arm): one network with num_actions + 1
+outputs (Q+ then V), n = 4 and gamma = 0.9, tau = 0.01, Adam at 8e-4, 1000
+updates of minibatch 32 per iteration, an iteration per 4000 of the agent's
+transitions, the sum of the two mean squared errors as loss, rewards as the
+game pays them (`NFSPConfig.nfsp_arm`).
+
+Batches: an iteration takes the `arm_iteration_steps` oldest transitions
+waiting (the rest wait for the next one, so every iteration compiles to the
+same shapes). Transitions of one game arrive in order; the n-step return of
+each follows its game's later transitions within the batch, and where the
+episode goes on past the batch's last transition of that game it bootstraps
+from V' there (`n_step_targets`, a truncated n-step return). That needs each
+transition's game (`needs_games`): the batched driver passes its game slots,
+one `step`-driven agent plays one game at a time.
+
+The interface NFSP uses is the one `nfsp_spiel.dqn` documents.
+"""
+
+import numpy as np
+
+from nfsp_spiel import dqn as dqn_lib
+from nfsp_spiel import networks
+from nfsp_spiel.quiet_tensorflow import tf
+
+
+def regret_matching(outputs, legal):
+  """b(a|o) from the network's outputs [Q+(o, .), V(o)] and 0/1 legal masks:
+  positive advantages normalised, uniform over the legal actions where none
+  is positive."""
+  advantages = np.maximum(outputs[:, :-1] - outputs[:, -1:], 0.0) * legal
+  total = advantages.sum(axis=1, keepdims=True)
+  uniform = legal / legal.sum(axis=1, keepdims=True)
+  return np.where(total > 0, advantages / np.where(total > 0, total, 1.0),
+                  uniform)
+
+
+def n_step_targets(columns, records, games, n, discount):
+  """Per transition of a batch: (discounted reward sum, bootstrap state,
+  bootstrap weight gamma^m) of its n-step return, m <= n steps on.
+
+  `records` are M_RL rows in arrival order, `games` the game of each; the
+  next step of a transition is the next row of the same game, unless the
+  transition ended its episode. The weight is 0 where the episode ended
+  within n steps; where the batch holds fewer than n further steps of a
+  running episode the return stops at the last one held (and bootstraps
+  from its next state).
+  """
+  count = len(records)
+  field = {name: records[:, start:stop] for name, (start, stop)
+           in columns.items()}
+  rewards = field["reward"][:, 0].astype(np.float64)
+  done = field["done"][:, 0] > 0
+  order = np.lexsort((np.arange(count), games))  # by game, then arrival
+  following = np.full(count, -1)
+  same_game = games[order[1:]] == games[order[:-1]]
+  linked = same_game & ~done[order[:-1]]
+  following[order[:-1][linked]] = order[1:][linked]
+  total = np.zeros(count)
+  weight = np.ones(count)
+  current = np.arange(count)
+  active = np.ones(count, bool)  # still summing rewards
+  for step in range(n):
+    total[active] += weight[active] * rewards[current[active]]
+    weight[active] *= discount
+    ended = active & done[current]
+    weight[ended] = 0.0
+    active &= ~ended
+    stop = active & ((following[current] < 0) | (step == n - 1))
+    active &= ~stop
+    current[active] = following[current[active]]
+  # `current` is now each return's last transition: bootstrap from its s'.
+  return (total.astype(np.float32), field["next_state"][current],
+          weight.astype(np.float32))
+
+
+class ARM:
+  """ARM as NFSP's best-response learner; see the module docstring."""
+
+  needs_games = True
+
+  def __init__(self, state_size, num_actions, config, rng):
+    self.config = config
+    self.num_actions = num_actions
+    hidden, init = config.hidden_layers, config.init
+    self.network = networks.MLP(state_size, hidden, num_actions + 1, rng,
+                                name="arm_network", init=init)
+    self.target_network = networks.MLP(state_size, hidden, num_actions + 1,
+                                       rng, name="arm_target_network",
+                                       init=init)
+    self.target_network.assign(self.network.numpy_weights())
+    self.optimizer = networks.Adam(self.network.weights,
+                                   config.arm_learning_rate)
+    self.updates = tf.Variable(0, dtype=tf.int64, name="updates")
+    self.iterations = tf.Variable(0, dtype=tf.int64, name="iterations")
+    self.weights = self.network.numpy_weights()
+    self.columns = dqn_lib.record_columns(state_size, num_actions)
+    self._record_size = 2 * state_size + 4 + num_actions  # + the game
+    self._rng = rng
+    self.waiting = np.zeros((0, self._record_size), np.float32)
+
+  # ---- learning ----
+
+  def add(self, records):
+    self.waiting = np.concatenate([self.waiting, records])
+
+  @property
+  def memory(self):
+    """M_RL: the transitions waiting for an iteration."""
+    return self.waiting
+
+  @property
+  def record_size(self):
+    return self._record_size
+
+  def learning_batches(self, calls):
+    """One iteration's inputs once `arm_iteration_steps` transitions wait
+    (however many learning calls fell due): states, actions, n-step reward
+    sums, bootstrap states and weights, and the minibatch rows."""
+    del calls  # iterations follow the experience, not the learning calls
+    config = self.config
+    if len(self.waiting) < config.arm_iteration_steps:
+      return []
+    batch = self.waiting[:config.arm_iteration_steps]
+    self.waiting = self.waiting[config.arm_iteration_steps:]
+    records, games = batch[:, :-1], batch[:, -1].astype(np.int64)
+    returns, bootstrap_states, bootstrap_weights = n_step_targets(
+        self.columns, records, games, config.arm_n_step, config.arm_discount)
+    start, stop = self.columns["state"]
+    rows = self._rng.integers(0, len(batch), (config.arm_updates,
+                                               config.arm_batch_size))
+    return [records[:, start:stop],
+            records[:, self.columns["action"][0]].astype(np.int32),
+            returns, bootstrap_states, bootstrap_weights, rows.astype(np.int32)]
+
+  def learning_specs(self, calls):
+    del calls
+    config = self.config
+    count, size = config.arm_iteration_steps, self.columns["state"][1]
+    return [tf.TensorSpec((count, size), tf.float32),
+            tf.TensorSpec((count,), tf.int32),
+            tf.TensorSpec((count,), tf.float32),
+            tf.TensorSpec((count, size), tf.float32),
+            tf.TensorSpec((count,), tf.float32),
+            tf.TensorSpec((config.arm_updates, config.arm_batch_size),
+                          tf.int32)]
+
+  def learn(self, states, actions, returns, bootstrap_states,
+            bootstrap_weights, rows):
+    """One ARM iteration (graph code): targets from the networks as they
+    stand, then `arm_updates` Adam steps; returns the last step's loss."""
+    outputs = self.network(states)
+    advantage = tf.gather(outputs, actions, batch_dims=1) - outputs[:, -1]
+    # Q+_0 = 0: the first iteration fits Q+ to the returns alone.
+    carried = tf.where(self.iterations > 0, tf.nn.relu(advantage), 0.0)
+    for target, source in zip(self.target_network.weights,
+                              self.network.weights):
+      target.assign(source)
+    tau = self.config.arm_target_tau
+    loss = tf.constant(0.0)
+    for update in tf.range(tf.shape(rows)[0]):
+      batch = rows[update]
+      value_targets = tf.gather(returns, batch) + tf.gather(
+          bootstrap_weights, batch) * self.target_network(
+              tf.gather(bootstrap_states, batch))[:, -1]
+      advantage_targets = tf.gather(carried, batch) + value_targets
+      loss = self.optimizer.step(lambda: self._loss(  # pylint: disable=cell-var-from-loop
+          tf.gather(states, batch), tf.gather(actions, batch),
+          value_targets, advantage_targets))
+      for target, source in zip(self.target_network.weights,
+                                self.network.weights):
+        target.assign(target + tau * (source - target))
+    self.updates.assign_add(tf.cast(tf.shape(rows)[0], tf.int64))
+    self.iterations.assign_add(1)
+    return loss
+
+  def _loss(self, states, actions, value_targets, advantage_targets):
+    """Mean squared error of V plus that of Q+ at the taken actions."""
+    outputs = self.network(states)
+    values = outputs[:, -1]
+    advantages = tf.gather(outputs, actions, batch_dims=1)
+    return (tf.reduce_mean(tf.square(tf.stop_gradient(value_targets) - values))
+            + tf.reduce_mean(tf.square(
+                tf.stop_gradient(advantage_targets) - advantages)))
+
+  def acting_variables(self):
+    return self.network.weights
+
+  def set_acting_weights(self, weights):
+    self.weights = weights
+
+  # ---- acting: ARM's policy is regret matching, in training and evaluation
+
+  def outputs(self, states):
+    """[Q+(o, .), V(o)] per state, from the numpy mirror."""
+    return networks.forward(self.weights, states)
+
+  def behaviour_probabilities(self, states, legal, epsilon):
+    del epsilon  # regret matching explores by itself (Alg. 1 has no epsilon)
+    return regret_matching(self.outputs(states), legal)
+
+  def policy_probabilities(self, states, legal):
+    return regret_matching(self.outputs(states), legal)
+
+  # ---- checkpoints ----
+
+  def memory_arrays(self):
+    return {"waiting": self.waiting}
+
+  def load_memory_arrays(self, arrays):
+    self.waiting = np.asarray(arrays["waiting"], np.float32).reshape(
+        -1, self._record_size)
+
+  def networks(self):
+    return {"arm_network": self.network,
+            "arm_target_network": self.target_network}
+
+  def state_arrays(self):
+    arrays = {f"adam_{i}": a for i, a in
+              enumerate(self.optimizer.numpy_state())}
+    arrays["iterations"] = np.array(int(self.iterations.numpy()))
+    return arrays
+
+  def load_state_arrays(self, arrays):
+    count = len(self.optimizer.numpy_state())
+    self.optimizer.assign([arrays[f"adam_{i}"] for i in range(count)])
+    self.iterations.assign(int(arrays["iterations"]))
+    self.weights = self.network.numpy_weights()
