@@ -125,7 +125,8 @@ class ARM:
   # ---- learning ----
 
   def add(self, records):
-    self.waiting = np.concatenate([self.waiting, records])
+    self.waiting = np.concatenate([self.waiting,
+                                   np.asarray(records, np.float32)])
 
   @property
   def memory(self):
@@ -172,10 +173,7 @@ class ARM:
             bootstrap_weights, rows):
     """One ARM iteration (graph code): targets from the networks as they
     stand, then `arm_updates` Adam steps; returns the last step's loss."""
-    outputs = self.network(states)
-    advantage = tf.gather(outputs, actions, batch_dims=1) - outputs[:, -1]
-    # Q+_0 = 0: the first iteration fits Q+ to the returns alone.
-    carried = tf.where(self.iterations > 0, tf.nn.relu(advantage), 0.0)
+    carried = self.carried_advantages(states, actions)
     for target, source in zip(self.target_network.weights,
                               self.network.weights):
       target.assign(source)
@@ -183,11 +181,11 @@ class ARM:
     loss = tf.constant(0.0)
     for update in tf.range(tf.shape(rows)[0]):
       batch = rows[update]
-      value_targets = tf.gather(returns, batch) + tf.gather(
-          bootstrap_weights, batch) * self.target_network(
-              tf.gather(bootstrap_states, batch))[:, -1]
-      advantage_targets = tf.gather(carried, batch) + value_targets
-      loss = self.optimizer.step(lambda: self._loss(  # pylint: disable=cell-var-from-loop
+      value_targets, advantage_targets = self.targets(
+          tf.gather(carried, batch), tf.gather(returns, batch),
+          tf.gather(bootstrap_states, batch),
+          tf.gather(bootstrap_weights, batch))
+      loss = self.optimizer.step(lambda: self.loss(  # pylint: disable=cell-var-from-loop
           tf.gather(states, batch), tf.gather(actions, batch),
           value_targets, advantage_targets))
       for target, source in zip(self.target_network.weights,
@@ -197,7 +195,21 @@ class ARM:
     self.iterations.assign_add(1)
     return loss
 
-  def _loss(self, states, actions, value_targets, advantage_targets):
+  def carried_advantages(self, states, actions):
+    """max(Q+_{t-1}(o, a) - V_{t-1}(o), 0) of eq. 12 from the network as it
+    stands before iteration t; 0 in the first (Q+_0 = 0)."""
+    outputs = self.network(states)
+    advantage = tf.gather(outputs, actions, batch_dims=1) - outputs[:, -1]
+    return tf.where(self.iterations > 0, tf.nn.relu(advantage), 0.0)
+
+  def targets(self, carried, returns, bootstrap_states, bootstrap_weights):
+    """(V target, Q+ target) of eq. 11 and 12: the n-step return, bootstrapped
+    from the target copy V', and that plus the carried advantage."""
+    value_targets = returns + bootstrap_weights * self.target_network(
+        bootstrap_states)[:, -1]
+    return value_targets, carried + value_targets
+
+  def loss(self, states, actions, value_targets, advantage_targets):
     """Mean squared error of V plus that of Q+ at the taken actions."""
     outputs = self.network(states)
     values = outputs[:, -1]

@@ -44,6 +44,7 @@ import json
 import math
 
 import numpy as np
+import pyspiel
 from open_spiel.python import policy as policy_lib
 from open_spiel.python import rl_agent
 
@@ -635,14 +636,40 @@ def _compile_learning(plans):
                      jit_compile=True).get_concrete_function()
 
 
-def information_state_size(game):
-  """The game's information-state tensor size, or a clear error."""
+def reads_observations(game):
+  """Whether the agents read `game`'s observation tensor: in a perfect-
+  information game without information-state tensors (Tic-Tac-Toe) the
+  observation is the state (OpenSpiel's `rl_environment` reads it there
+  too); any other game must provide information-state tensors."""
   game_type = game.get_type()
-  if not game_type.provides_information_state_tensor:
-    raise ValueError(f"{game} provides no information-state tensors: NFSP's "
-                     "networks read them (choose a game whose type has "
-                     "provides_information_state_tensor)")
+  if game_type.provides_information_state_tensor:
+    return False
+  if (game_type.information == pyspiel.GameType.Information.PERFECT_INFORMATION
+      and game_type.provides_observation_tensor):
+    return True
+  raise ValueError(
+      f"{game} provides no information-state tensors"
+      + ("" if game_type.information ==
+         pyspiel.GameType.Information.PERFECT_INFORMATION else
+         " and, having imperfect information, its observations are not "
+         "states") + ": NFSP's networks read information-state tensors (or "
+      "a perfect-information game's observation tensors)")
+
+
+def information_state_size(game):
+  """The size of the tensors the agents read (`reads_observations`), or a
+  clear error."""
+  if reads_observations(game):
+    return game.observation_tensor_size()
   return game.information_state_tensor_size()
+
+
+def state_tensor(state, player, observation):
+  """`player`'s information-state tensor at `state`, or its observation
+  tensor where `observation` (`reads_observations(game)`)."""
+  if observation:
+    return state.observation_tensor(player)
+  return state.information_state_tensor(player)
 
 
 def agents_for(game, config=None, seed=0):
@@ -662,6 +689,7 @@ class NFSPPolicy(policy_lib.Policy):
       raise ValueError(f"kind={kind!r}: must be one of {POLICIES}")
     self._agents = agents
     self._kind = kind
+    self._observation = reads_observations(game)
 
   def action_probabilities(self, state, player_id=None):
     player = state.current_player() if player_id is None else player_id
@@ -669,7 +697,8 @@ class NFSPPolicy(policy_lib.Policy):
     legal_actions = state.legal_actions(player)
     legal[0, legal_actions] = 1.0
     probs = self._agents[player].probabilities(
-        np.asarray(state.information_state_tensor(player), np.float32)[None],
+        np.asarray(state_tensor(state, player, self._observation),
+                   np.float32)[None],
         legal, self._kind)[0]
     return {a: float(probs[a]) for a in legal_actions}
 
@@ -751,8 +780,9 @@ def _tabular_inputs(tabular):
   cached per game (computing them once costs ~0.3 s on Leduc)."""
   key = str(tabular.game)
   if key not in _TABULAR_INPUTS:
-    tensors = np.array([s.information_state_tensor() for s in tabular.states],
-                       np.float32)
+    observation = reads_observations(tabular.game)
+    tensors = np.array([state_tensor(s, s.current_player(), observation)
+                        for s in tabular.states], np.float32)
     _TABULAR_INPUTS[key] = (tensors, tabular.legal_actions_mask.astype(
         np.float32))
   return _TABULAR_INPUTS[key]

@@ -63,6 +63,7 @@ class TreeGames:
     num_actions = game.num_distinct_actions()
     player, tensor_row, legal, children, outcomes, returns = (
         [], [], [], [], [], [])
+    observation = nfsp_lib.reads_observations(game)
     rows = {}  # information-state string -> row of `tensors`
     tensors = []
     pending = [game.new_initial_state()]
@@ -82,7 +83,7 @@ class TreeGames:
         key = state.information_state_string(p)
         if key not in rows:
           rows[key] = len(tensors)
-          tensors.append(state.information_state_tensor(p))
+          tensors.append(nfsp_lib.state_tensor(state, p, observation))
         tensor_row[-1] = rows[key]
         mask[state.legal_actions()] = 1.0
       legal.append(mask)
@@ -175,7 +176,8 @@ class StateGames:
   def __init__(self, game, num_games, rng):
     _check_game(game)
     self.game = game
-    self._size = game.information_state_tensor_size()
+    self._size = nfsp_lib.information_state_size(game)
+    self._observation = nfsp_lib.reads_observations(game)
     self._num_actions = game.num_distinct_actions()
     self._rng = rng
     self.states = [None] * num_games
@@ -204,7 +206,7 @@ class StateGames:
       if hasattr(state, "info_state_ones"):
         tensors[i, state.info_state_ones(player)] = 1.0
       else:
-        tensors[i] = state.information_state_tensor(player)
+        tensors[i] = nfsp_lib.state_tensor(state, player, self._observation)
       legal[i, state.legal_actions()] = 1.0
     return tensors, legal
 

@@ -1,9 +1,11 @@
-"""Shared by the NFSP figure scripts: one resumable NFSP training run on
-Leduc whose curve holds exploitability and the run diagnostics.
+"""Shared by the NFSP figure scripts: one resumable NFSP training run whose
+curve holds exploitability and the run diagnostics.
 
 A run trains the batched self-play driver with `NFSPConfig.leduc(**changes)`
-(or the DQN preset) and at log-spaced episode counts logs the average
-policy's exploitability, the greedy best response's, each player's
+(or the DQN preset, or any `NFSPConfig`) on nfsp_leduc (or another game)
+and at log-spaced episode counts logs the exploitability of the config's
+evaluation policy, the learned best response's (`exploitability_greedy`:
+greedy Q; ARM's regret matching), and with `diagnostics` each player's
 best-response gap and the exploitability of M_SL's counts
 (`nfsp.diagnostics`) to `data/<figure>/<run>/curve.csv`. It checkpoints to
 `runs/figures/<figure>/<run>/checkpoint.npz` (outside git) after each
@@ -21,9 +23,12 @@ ROOT = os.path.dirname(os.path.dirname(figure_runs.HERE))
 CHECKPOINT_FROM = 500_000
 
 
-def train(figure, run, changes, episodes, seed, points=40):
+def train(figure, run, changes, episodes, seed, points=40,
+          game_string="nfsp_leduc", backend="auto", diagnostics=True,
+          first_point=1000):
   """Trains one run (call it in its own process: it pins TensorFlow to one
-  thread); returns the curve's path."""
+  thread); returns the curve's path. `changes`: NFSPConfig.leduc's changes,
+  "dqn", or an `NFSPConfig`."""
   import tensorflow as tf  # pylint: disable=g-import-not-at-top
   tf.config.threading.set_intra_op_parallelism_threads(1)
   tf.config.threading.set_inter_op_parallelism_threads(1)
@@ -33,11 +38,16 @@ def train(figure, run, changes, episodes, seed, points=40):
   from nfsp_spiel import nfsp  # pylint: disable=g-import-not-at-top
   from nfsp_spiel import run_directory  # pylint: disable=g-import-not-at-top
   from nfsp_spiel import selfplay  # pylint: disable=g-import-not-at-top
-  game = pyspiel.load_game("nfsp_leduc")
-  config = (nfsp.NFSPConfig.dqn() if changes == "dqn"
-            else nfsp.NFSPConfig.leduc(**changes))
+  game = pyspiel.load_game(game_string)
+  if isinstance(changes, nfsp.NFSPConfig):
+    config = changes
+  elif changes == "dqn":
+    config = nfsp.NFSPConfig.dqn()
+  else:
+    config = nfsp.NFSPConfig.leduc(**changes)
   agents = nfsp.agents_for(game, config, seed=seed)
-  driver = selfplay.SelfPlay(game, agents, num_games=128, seed=seed)
+  driver = selfplay.SelfPlay(game, agents, num_games=128, seed=seed,
+                             backend=backend)
   folder = run_directory.RunDirectory(
       os.path.join(figure_runs.HERE, "data", figure, run),
       checkpoint=os.path.join(ROOT, "runs", "figures", figure, run,
@@ -46,16 +56,18 @@ def train(figure, run, changes, episodes, seed, points=40):
     driver.restore(folder.checkpoint)
   folder.open_curve(driver.episodes)
   for target in sorted(figure_runs.log_points(episodes, points) | {episodes}):
-    if target < 1000 or target <= driver.episodes:
+    if target < first_point or target <= driver.episodes:
       continue
     driver.play(target - driver.episodes)
-    average = nfsp.NFSPPolicy(game, agents).to_tabular()
+    evaluated = nfsp.NFSPPolicy(game, agents,
+                                config.evaluation_policy).to_tabular()
     greedy = nfsp.NFSPPolicy(game, agents, "best_response").to_tabular()
     folder.log(driver.episodes,
-               exploitability=evaluation.exploitability(game, average),
+               exploitability=evaluation.exploitability(game, evaluated),
                exploitability_greedy=evaluation.exploitability(game, greedy),
-               **nfsp.diagnostics(game, agents, average, greedy))
-    if driver.episodes >= CHECKPOINT_FROM:
+               **(nfsp.diagnostics(game, agents, evaluated, greedy)
+                  if diagnostics else {}))
+    if driver.episodes >= min(CHECKPOINT_FROM, episodes):
       folder.save(driver.save, driver.episodes)
   return folder.curve
 

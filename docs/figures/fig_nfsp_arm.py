@@ -1,0 +1,125 @@
+"""NFSP-ARM paper figs. 3-5: NFSP, NFSP-ARM and ARM on Leduc Hold'em, Liar's
+Dice (one die each) and Tic-Tac-Toe, exploitability against episodes.
+
+Chen et al., "Optimize Neural Fictitious Self-Play in Regret Minimization
+Thinking", sec. 5: every algorithm gets the same episode budget per game;
+NFSP runs the NFSP paper's Leduc settings (`NFSPConfig.leduc`, with rewards
+in units of the game's largest payoff: Leduc's 1/26 of a chip, 1 for the
+other two), NFSP-ARM `NFSPConfig.nfsp_arm()` and ARM `NFSPConfig.arm()`
+(ARM's own regret-matching policy is what is evaluated). OpenSpiel's games,
+read as the paper did: `leduc_poker` and `liars_dice` through their
+information-state tensors, `tic_tac_toe` through its observation tensor.
+Each run logs exploitability at log-spaced episode counts to
+`data/nfsp_arm/<game>/<algorithm>_seed<k>/curve.csv` (checkpointed under
+runs/figures/: the same command with more episodes resumes), and the PNGs
+`fig_nfsp_arm_<game>.png` show each algorithm's seeds (thin) and their mean.
+
+  python docs/figures/fig_nfsp_arm.py --games leduc_poker --episodes 2000000
+  python docs/figures/fig_nfsp_arm.py --games liars_dice,tic_tac_toe \
+      --episodes 300000
+  python docs/figures/fig_nfsp_arm.py --plot_only
+"""
+
+import argparse
+import multiprocessing
+import os
+
+import numpy as np
+
+import figure_runs
+import nfsp_runs
+
+FIGURE = "nfsp_arm"
+GAMES = ("leduc_poker", "liars_dice", "tic_tac_toe")
+ALGORITHMS = ("NFSP", "NFSP-ARM", "ARM")
+# Rewards per unit of M_RL for NFSP: Leduc's preset scales chips by 1/26
+# (its largest pot); Liar's Dice and Tic-Tac-Toe pay +-1 already.
+NFSP_REWARD_SCALE = {"leduc_poker": 0.0385, "liars_dice": 1.0,
+                     "tic_tac_toe": 1.0}
+
+
+def config(algorithm, game):
+  from nfsp_spiel import nfsp_config  # pylint: disable=g-import-not-at-top
+  presets = nfsp_config.NFSPConfig
+  if algorithm == "NFSP":
+    return presets.leduc(reward_scale=NFSP_REWARD_SCALE[game])
+  return presets.nfsp_arm() if algorithm == "NFSP-ARM" else presets.arm()
+
+
+def run_name(algorithm, seed):
+  return f"{algorithm.lower().replace('-', '_')}_seed{seed}"
+
+
+def train(args):
+  """One run (in its own process), resumable: see `nfsp_runs.train`."""
+  game, algorithm, seed, episodes = args
+  nfsp_runs.train(f"{FIGURE}/{game}", run_name(algorithm, seed),
+                  config(algorithm, game), episodes, seed, points=30,
+                  game_string=game, backend="tree", diagnostics=False,
+                  first_point=10_000)
+  return game, algorithm, seed
+
+
+def _curve(game, algorithm, seed):
+  return os.path.join(figure_runs.HERE, "data", FIGURE, game,
+                      run_name(algorithm, seed), "curve.csv")
+
+
+def plot(game, seeds):
+  """Each algorithm's seeds and their mean (over the episodes all share)."""
+  import matplotlib  # pylint: disable=g-import-not-at-top
+  matplotlib.use("Agg")
+  import matplotlib.pyplot as plt  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel import evaluation  # pylint: disable=g-import-not-at-top
+  figure, axes = plt.subplots(figsize=(6.4, 4.4))
+  for algorithm, colour in zip(ALGORITHMS, ("C0", "C3", "C2")):
+    curves = [evaluation.read_curve(_curve(game, algorithm, seed))
+              for seed in seeds if os.path.exists(_curve(game, algorithm,
+                                                          seed))]
+    curves = [[(row["step"], row["exploitability"]) for row in curve]
+              for curve in curves if curve]
+    if not curves:
+      continue
+    for curve in curves:
+      axes.plot(*zip(*curve), color=colour, alpha=0.3, linewidth=0.8)
+    length = min(len(curve) for curve in curves)
+    steps = [step for step, _ in curves[0][:length]]
+    mean = np.mean([[value for _, value in curve[:length]]
+                    for curve in curves], axis=0)
+    axes.plot(steps, mean, color=colour,
+              label=f"{algorithm} (mean of {len(curves)} seeds)")
+  axes.set_xscale("log")
+  axes.set_yscale("log")
+  axes.set_xlabel("episodes")
+  axes.set_ylabel("exploitability")
+  axes.set_title(f"NFSP, NFSP-ARM and ARM on {game}")
+  axes.grid(True, which="both", alpha=0.3)
+  axes.legend()
+  path = os.path.join(figure_runs.HERE, f"fig_nfsp_arm_{game}.png")
+  figure.savefig(path, dpi=120, bbox_inches="tight")
+  plt.close(figure)
+  print(f"wrote {path}")
+
+
+def main():
+  parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+  parser.add_argument("--games", default=",".join(GAMES))
+  parser.add_argument("--algorithms", default=",".join(ALGORITHMS))
+  parser.add_argument("--seeds", default="0,1")
+  parser.add_argument("--episodes", type=int, default=2_000_000)
+  parser.add_argument("--jobs", type=int, default=2)
+  parser.add_argument("--plot_only", action="store_true")
+  args = parser.parse_args()
+  games, seeds = args.games.split(","), [int(s) for s in args.seeds.split(",")]
+  if not args.plot_only:
+    work = [(game, algorithm, seed, args.episodes) for game in games
+            for seed in seeds for algorithm in args.algorithms.split(",")]
+    with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
+      for done in pool.imap_unordered(train, work):
+        print(f"finished {done}", flush=True)
+  for game in games:
+    plot(game, seeds)
+
+
+if __name__ == "__main__":
+  main()
