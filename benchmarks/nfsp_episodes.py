@@ -14,6 +14,8 @@ Variants (each in its own process, rounds interleaved A B C A B C ...):
   pytorch      open_spiel.python.pytorch.nfsp in OpenSpiel's RL loop
   ours_single  nfsp_spiel.nfsp.NFSP in the same RL loop (rl_environment)
   ours_batched nfsp_spiel.selfplay.SelfPlay, 128 games at once
+  ours_batched_nfsp_arm  the same driver with NFSP-ARM agents
+                         (`NFSPConfig.nfsp_arm()`: ARM as best response)
 on `--game` (OpenSpiel's C++ leduc_poker, the PyTorch example's game, by
 default; `nfsp_leduc` is the paper's 30-dim encoding). Each process warms up
 (`--warmup` episodes: both memories of every agent past the 1000 records
@@ -32,7 +34,8 @@ import subprocess
 import sys
 import time
 
-VARIANTS = ("pytorch", "ours_single", "ours_batched")
+VARIANTS = ("pytorch", "ours_single", "ours_batched", "ours_batched_nfsp_arm")
+BATCHED = ("ours_batched", "ours_batched_nfsp_arm")
 
 
 def _rl_loop(env, agents, episodes):
@@ -75,7 +78,9 @@ def measure(variant, game_string, warmup, episodes, seed):
     from nfsp_spiel import selfplay  # pylint: disable=g-import-not-at-top
     tf.config.threading.set_intra_op_parallelism_threads(1)
     tf.config.threading.set_inter_op_parallelism_threads(1)
-    agents = nfsp.agents_for(game, nfsp.NFSPConfig.leduc(), seed=seed)
+    config = (nfsp.NFSPConfig.nfsp_arm() if variant.endswith("nfsp_arm")
+              else nfsp.NFSPConfig.leduc())
+    agents = nfsp.agents_for(game, config, seed=seed)
     if variant == "ours_single":
       env = rl_environment.Environment(game, chance_event_sampler=rl_environment.ChanceEventSampler(seed))
       play = lambda n: _rl_loop(env, agents, n)
@@ -106,8 +111,8 @@ def main():
   args = parser.parse_args()
   if args.measure:  # child process
     variant = args.measure
-    episodes = {"pytorch": args.episodes // 10,
-                "ours_batched": args.episodes * 5}.get(variant, args.episodes)
+    episodes = (args.episodes // 10 if variant == "pytorch" else
+                args.episodes * 5 if variant in BATCHED else args.episodes)
     print(json.dumps(measure(variant, args.game, args.warmup, episodes, 0)))
     return
   variants = args.variants.split(",")
@@ -129,20 +134,26 @@ def main():
   rows = []
   print(f"\n{args.game}, medians of {args.rounds} rounds, CPUs "
         f"{args.cpus or 'all'}\n")
-  print("| variant | episodes/s (median) | min | max | vs pytorch |")
-  print("| --- | ---: | ---: | ---: | ---: |")
+  batched = (statistics.median(rates["ours_batched"])
+             if "ours_batched" in rates else None)
+  print("| variant | episodes/s (median) | min | max | vs pytorch | "
+        "vs ours_batched |")
+  print("| --- | ---: | ---: | ---: | ---: | ---: |")
   for variant, values in rates.items():
     median = statistics.median(values)
     ratio = f"{median / base:.1f}x" if base else "-"
-    rows.append((variant, median, min(values), max(values), ratio))
+    to_batched = f"{median / batched:.2f}x" if batched else "-"
+    rows.append((variant, median, min(values), max(values), ratio,
+                 to_batched))
     print(f"| {variant} | {median:,.0f} | {min(values):,.0f} | "
-          f"{max(values):,.0f} | {ratio} |")
+          f"{max(values):,.0f} | {ratio} | {to_batched} |")
   if args.csv:
     with open(args.csv, "w") as f:
-      f.write("game,variant,episodes_per_s,min,max,vs_pytorch\n")
+      f.write("game,variant,episodes_per_s,min,max,vs_pytorch,"
+              "vs_ours_batched\n")
       for row in rows:
         f.write(f"{args.game},{row[0]},{row[1]:.1f},{row[2]:.1f},{row[3]:.1f},"
-                f"{row[4]}\n")
+                f"{row[4]},{row[5]}\n")
 
 
 if __name__ == "__main__":

@@ -16,6 +16,8 @@ the same command resumes from it with nothing lost (`--noresume` starts over).
   python examples/nfsp.py --preset dqn --eval_policies average,best_response
   python examples/nfsp.py --game nfsp_lhe --preset lhe --num_games 256
   python examples/nfsp.py --driver rl_environment   # one game at a time
+  python examples/nfsp.py --preset nfsp_arm --game leduc_poker   # NFSP-ARM
+  python examples/nfsp.py --preset arm --game tic_tac_toe --backend tree
 """
 
 import dataclasses
@@ -37,14 +39,17 @@ import run_flags  # examples/run_flags.py
 FLAGS = flags.FLAGS
 run_flags.define_flags("runs/nfsp")
 flags.DEFINE_string("game", "nfsp_leduc", "OpenSpiel game string.")
-flags.DEFINE_enum("preset", "leduc", ["leduc", "lhe", "dqn"],
-                  "NFSPConfig preset: the paper's Leduc (sec. 4.1) or LHE "
-                  "(sec. 4.3) settings, or the DQN baseline (sec. 4.2).")
+PRESETS = ("leduc", "lhe", "dqn", "nfsp_arm", "arm")
+flags.DEFINE_enum("preset", "leduc", PRESETS,
+                  "NFSPConfig preset: the NFSP paper's Leduc (sec. 4.1) or "
+                  "LHE (sec. 4.3) settings, its DQN baseline (sec. 4.2), "
+                  "NFSP-ARM (NFSP with ARM as best response) or plain ARM.")
 run_flags.define_count("episodes", 1_000_000, "Training episodes in total.")
 run_flags.define_count("eval_every", 100_000, "Episodes between evaluations.")
-flags.DEFINE_list("eval_policies", ["average"],
-                  "Policies to evaluate: average, best_response, "
-                  "greedy_average.")
+flags.DEFINE_list("eval_policies", None,
+                  "Policies to evaluate: average, best_response (the "
+                  "learner's: greedy Q, ARM's regret matching), "
+                  "greedy_average (default: the preset's evaluation policy).")
 flags.DEFINE_bool("diagnostics", True, "Where exploitability is computable, "
                   "also log each player's best-response gap (exact best "
                   "response minus greedy Q against the other's average) and "
@@ -80,6 +85,10 @@ flags.DEFINE_enum("driver", "selfplay", ["selfplay", "rl_environment"],
                   "Batched self-play, or OpenSpiel's RL loop one game at a "
                   "time.")
 run_flags.define_count("num_games", 128, "Games played at once (selfplay).")
+flags.DEFINE_enum("backend", "auto", ["auto", "tree", "states"],
+                  "How selfplay holds its games: a compiled tree (games up to "
+                  "about 10^6 histories: Tic-Tac-Toe, Liar's Dice), pyspiel "
+                  "states, or a tree where the game has at most 200k.")
 flags.DEFINE_integer("seed", 0, "Seed of agents and games.")
 run_flags.define_count("checkpoint_every", 1_000_000, "Episodes between "
                      "checkpoints (a multiple of --eval_every).")
@@ -89,9 +98,7 @@ PROGRESS_EVERY = 5000  # episodes between progress-bar updates (~0.5 s)
 
 
 def make_config():
-  presets = nfsp_config.NFSPConfig
-  config = {"leduc": presets.leduc, "lhe": presets.lhe,
-            "dqn": presets.dqn}[FLAGS.preset]()
+  config = getattr(nfsp_config.NFSPConfig, FLAGS.preset)()
   changes = {"hidden_layers": FLAGS.hidden_layers and tuple(
       int(h) for h in FLAGS.hidden_layers),
              "rl_memory_capacity": FLAGS.rl_memory,
@@ -115,8 +122,8 @@ def evaluate(game, agents):
   uniform random player where the game is too large for a best response."""
   from nfsp_spiel import nfsp  # pylint: disable=g-import-not-at-top
   metrics = {}
-  for kind in FLAGS.eval_policies:
-    name = _metric(game) + ("" if kind == "average" else f"_{kind}")
+  for kind in _policies(agents[0].config):
+    name = _column(game, kind)
     learned = nfsp.NFSPPolicy(game, agents, kind)
     if _metric(game) == "exploitability":
       tabular = learned.to_tabular()
@@ -134,7 +141,7 @@ def plot(metric, curve, png):
   """Draws NFSP's metric and, where logged, the diagnostics beside it (same
   units: chips per hand)."""
   columns = evaluation.read_curve(curve)[0]
-  lines = {"NFSP average policy": (curve, metric)}
+  lines = {f"{FLAGS.preset}: {metric}": (curve, metric)}
   labels = {"exploitability_sl_memory": "M_SL action counts",
             "br_gap_0": "best-response gap, player 0",
             "br_gap_1": "best-response gap, player 1"}
@@ -143,6 +150,15 @@ def plot(metric, curve, png):
   evaluation.plot_curves(lines, png, metric=metric,
                          loglog=metric.startswith("exploitability"),
                          title=FLAGS.game, xlabel="episodes")
+
+
+def _policies(config):
+  return FLAGS.eval_policies or [config.evaluation_policy]
+
+
+def _column(game, kind):
+  """The curve's column of `kind`'s metric."""
+  return _metric(game) + ("" if kind == "average" else f"_{kind}")
 
 
 def _metric(game):
@@ -202,10 +218,11 @@ def main(argv):
   config = make_config()
   agents = nfsp.agents_for(game, config, seed=FLAGS.seed)
   if FLAGS.driver == "selfplay":
-    loop = selfplay.SelfPlay(game, agents, FLAGS.num_games, seed=FLAGS.seed)
+    loop = selfplay.SelfPlay(game, agents, FLAGS.num_games, seed=FLAGS.seed,
+                             backend=FLAGS.backend)
   else:
     loop = RLEnvironmentLoop(game, agents)
-  metric = _metric(game)
+  metric = _column(game, _policies(config)[0])
   run, loop = run_flags.open_run(
       functools.partial(plot, metric),
       lambda path: loop.restore(path) or loop, lambda: loop)

@@ -152,3 +152,18 @@ def test_a_range_the_parser_reads_as_a_number_gets_a_hint(tmp_path):
              'board=9cTdJhQsKd)', "--iterations=2", "--eval_every=1",
              "--checkpoint_every=2", f"--output_dir={tmp_path}")
   assert 'range0="22+"' in out
+
+
+@pytest.mark.parametrize("preset,column", [("nfsp_arm", "exploitability"),
+                                           ("arm",
+                                            "exploitability_best_response")])
+def test_nfsp_binary_trains_nfsp_arm_and_arm(tmp_path, preset, column):
+  """One binary for NFSP, NFSP-ARM and plain ARM (whose own policy is
+  what its curve measures)."""
+  out = _run("nfsp.py", "--game=kuhn_poker", f"--preset={preset}",
+             "--episodes=3000", "--eval_every=3000", "--checkpoint_every=3000",
+             "--backend=tree", f"--output_dir={tmp_path}")
+  assert column in out
+  with open(tmp_path / "curve.csv", encoding="utf-8") as curve:
+    header, *rows = curve.read().splitlines()
+  assert column in header.split(",") and len(rows) == 2

@@ -29,7 +29,7 @@ def train(figure, run, changes, episodes, seed, points=40,
   """Trains one run (call it in its own process: it pins TensorFlow to one
   thread); returns the curve's path. `changes`: NFSPConfig.leduc's changes,
   "dqn", or an `NFSPConfig`."""
-  import tensorflow as tf  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.quiet_tensorflow import tf  # pylint: disable=g-import-not-at-top
   tf.config.threading.set_intra_op_parallelism_threads(1)
   tf.config.threading.set_inter_op_parallelism_threads(1)
   import pyspiel  # pylint: disable=g-import-not-at-top
