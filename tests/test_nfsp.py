@@ -213,8 +213,12 @@ def test_checkpoint_errors_change_nothing(tmp_path):
 
 
 def test_bad_input():
+  # Tic-Tac-Toe is read through its observation tensor (perfect information);
+  # an imperfect-information game without information-state tensors is not.
+  assert nfsp.agents_for(pyspiel.load_game("tic_tac_toe"),
+                         SMALL)[0].state_size == 27
   with pytest.raises(ValueError, match="provides no information-state"):
-    nfsp.agents_for(pyspiel.load_game("tic_tac_toe"))
+    nfsp.agents_for(pyspiel.load_game("liars_dice_ir"), SMALL)
   with pytest.raises(ValueError, match="NFSPConfig.sl_memory='fifo'"):
     nfsp.NFSPConfig(sl_memory="fifo")
   with pytest.raises(ValueError, match="NFSPConfig.anticipatory=1.5"):
