@@ -23,6 +23,8 @@ Card index c within a block is the card id (ranks "23456789TJQKA" times suits
 "cdhs"). A fold ends the game and has no slot. Blinds are not raises.
 """
 
+import json
+
 import pyspiel
 
 from nfsp_spiel.games import poker
@@ -148,6 +150,30 @@ class NfspLheState(pyspiel.State):
 
   def returns(self):
     return self._s.state.returns()
+
+  # ---- hold'em views (poker.holding_tensors, evaluation's LBR) ----
+
+  def hole_cards(self, player):
+    """`player`'s hole cards (card ids) dealt so far."""
+    return list(self._s.hole[player])
+
+  def board_cards(self):
+    return [index % _CARDS for index in self._s.public]
+
+  def betting_round(self):
+    """0 preflop, 1 flop, 2 turn, 3 river."""
+    return self._s.round
+
+  def contributions(self):
+    """Chips each player has put in the pot (blinds included)."""
+    return [float(c) for c in json.loads(
+        self._s.state.to_json())["player_contributions"]]
+
+  def holding_tensors(self, player, holdings):
+    return poker.holding_tensors(self, player, holdings)
+
+  def with_holding(self, player, holding):
+    return poker.with_holding(self, player, holding)
 
   def info_state_ones(self, player):
     return list(self._s.hole[player] + self._s.public + self._s.betting)

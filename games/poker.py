@@ -115,3 +115,37 @@ def make_info_state_observer(game_name, size, iig_obs_type, params):
         "(information_state_string/tensor), not observations; use "
         "information_state_tensor, or rl_environment's default info_state")
   return InfoStateObserver(size)
+
+
+# --- Hold'em views for evaluation tools (LBR, equity players) ----------------
+# River poker and nfsp_lhe deal player 0's two hole cards, then player 1's, as
+# the first four chance actions, and put the observer's hole cards at tensor
+# indices [0, 52) (card ids): hypothetical holdings are built from that.
+
+HOLE_DEAL = ((0, 2), (2, 4))  # history slice of each player's hole cards
+
+
+def holding_tensors(state, player, holdings):
+  """(H, tensor size) information-state tensors of `player` at `state` as if
+  it held each row of `holdings` ((H, 2) card ids), everything else equal."""
+  holdings = np.asarray(holdings, np.int64).reshape(-1, 2)
+  tensors = np.zeros((len(holdings),
+                      state.get_game().information_state_tensor_size()),
+                     np.float32)
+  tensors[:, [i for i in state.info_state_ones(player) if i >= 52]] = 1.0
+  rows = np.arange(len(holdings))
+  tensors[rows, holdings[:, 0]] = 1.0
+  tensors[rows, holdings[:, 1]] = 1.0
+  return tensors
+
+
+def with_holding(state, player, holding):
+  """A copy of `state` in which `player` holds `holding` (two card ids),
+  replayed from the start; ValueError if the deal cannot happen."""
+  history = state.history()
+  start, stop = HOLE_DEAL[player]
+  history[start:stop] = sorted(int(c) for c in holding)
+  replayed = state.get_game().new_initial_state()
+  for action in history:
+    replayed.apply_action(action)
+  return replayed

@@ -361,6 +361,25 @@ class RiverPokerState(pyspiel.State):
     return [self._low_card] if (player == being_dealt and
                                 self._low_card >= 0) else []
 
+  # ---- hold'em views (poker.holding_tensors, evaluation's LBR) ----
+
+  def hole_cards(self, player):
+    """`player`'s hole cards (card ids) dealt so far."""
+    return self._private_cards(player)
+
+  def board_cards(self):
+    return list(self.get_game().board)
+
+  def betting_round(self):
+    """3: River poker is Limit Hold'em's river (its board is complete)."""
+    return 3
+
+  def holding_tensors(self, player, holdings):
+    return poker.holding_tensors(self, player, holdings)
+
+  def with_holding(self, player, holding):
+    return poker.with_holding(self, player, holding)
+
   def info_state_ones(self, player):
     game = self.get_game()
     ones = self._private_cards(player)

@@ -7,11 +7,15 @@
 * `best_response_gaps`, `best_response_quality` (thesis eq. 5.2),
   `strategy_distance`.
 * `head_to_head`: duplicate matches in game units and mbb/h.
+* `local_best_response` (LBR, Lisy & Bowling 2017): a lower bound on a
+  hold'em strategy's exploitability in mbb/h; `baselines`: always-call,
+  always-raise, always-fold and equity-threshold players.
 * `LearningCurveLogger`, `cut_curve`, `plot_curves`: CSV / TensorBoard curves
   and PNGs.
 * `kuhn`: Kuhn poker's equilibrium family and the distance to it.
 """
 
+from nfsp_spiel.evaluation import baselines
 from nfsp_spiel.evaluation import kuhn
 
 from nfsp_spiel.evaluation.curves import LearningCurveLogger
@@ -25,6 +29,8 @@ from nfsp_spiel.evaluation.best_responses import best_response_values
 from nfsp_spiel.evaluation.best_responses import exploitability
 from nfsp_spiel.evaluation.best_responses import nash_conv
 from nfsp_spiel.evaluation.best_responses import public_tree_tabular
+from nfsp_spiel.evaluation.lbr import LbrResult
+from nfsp_spiel.evaluation.lbr import local_best_response
 from nfsp_spiel.evaluation.matches import big_blind
 from nfsp_spiel.evaluation.matches import head_to_head
 from nfsp_spiel.evaluation.matches import MatchResult

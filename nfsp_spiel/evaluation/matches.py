@@ -85,7 +85,9 @@ class _Player:
       self.bots[seat].inform_action(state, player, action)
 
 
-def _chance_action(state, uniform):
+def chance_action(state, uniform):
+  """The chance outcome at `state` whose CDF interval holds `uniform` in
+  [0, 1): one number deals the same card however the betting went."""
   outcomes = state.chance_outcomes()
   cumulative = np.cumsum([p for _, p in outcomes])
   index = min(int(np.searchsorted(cumulative, uniform * cumulative[-1],
@@ -104,7 +106,7 @@ def play_game(game, seats, chance_rng, rng):
   state = game.new_initial_state()
   while not state.is_terminal():
     if state.is_chance_node():
-      action = _chance_action(state, chance_rng.random())
+      action = chance_action(state, chance_rng.random())
     else:
       action = seats[state.current_player()].act(
           state, state.current_player(), rng)

@@ -1,0 +1,233 @@
+"""Local best response and the hold'em baselines: checks that can fail.
+
+River poker has one betting round on a complete board, so LBR's check-down
+equity is exact there and LBR can be compared with the exact best response;
+in Limit Hold'em its decisions are compared with a slow reference that
+rebuilds the range from scratch by replaying every holding and ranks with
+eval7.
+"""
+
+import eval7
+import numpy as np
+import pyspiel
+import pytest
+from open_spiel.python import policy as policy_lib
+
+import nfsp_spiel  # noqa: F401  (registers the games)
+from nfsp_spiel import evaluation
+from nfsp_spiel.evaluation import baselines
+from nfsp_spiel.evaluation import lbr
+from nfsp_spiel.games import cards
+from nfsp_spiel.games import poker
+
+SMALL_RIVER = {"board": "AhKdQc9s9h", "min_rank": 9}  # 171 holdings
+
+
+class StrengthPolicy(policy_lib.Policy):
+  """A card-dependent river policy: bets its strong hands, folds weak ones
+  to a bet, mixes in between (no batched path: LBR replays each holding)."""
+
+  def __init__(self, game):
+    super().__init__(game, [0, 1])
+    order = np.argsort(np.argsort(game.strength))
+    self._percentile = order / (len(order) - 1)
+
+  def action_probabilities(self, state, player_id=None):
+    player = state.current_player() if player_id is None else player_id
+    game = self.game
+    hole = state.hole_cards(player)
+    strength = self._percentile[game.hand_index[min(hole), max(hole)]]
+    legal = state.legal_actions(player)
+    if poker.FOLD in legal:  # facing a bet
+      if strength < 0.4:
+        return {poker.FOLD: 0.8, poker.CALL: 0.2}
+      return {poker.CALL: 1.0}
+    if poker.RAISE in legal and strength > 0.6:
+      return {poker.RAISE: 0.7, poker.CALL: 0.3}
+    return {poker.CALL: 1.0}
+
+
+@pytest.mark.parametrize("params,make,exact", [
+    ({}, baselines.AlwaysCall, True),
+    ({}, baselines.AlwaysRaise, True),
+    ({}, policy_lib.UniformRandomPolicy, True),
+    (SMALL_RIVER, StrengthPolicy, False),
+])
+def test_river_lbr_against_the_exact_best_response(params, make, exact):
+  game = pyspiel.load_game("river_poker", params)
+  policy = make(game)
+  # The strength policy has no batched path (1000 hands: ~10 s).
+  result = lbr.local_best_response(game, policy, seed=1,
+                                   num_hands=4000 if exact else 1000)
+  best = evaluation.best_response_values(game, policy).best_response.mean()
+  # LBR is one strategy, the best response the best one: never above it.
+  assert result.mean <= best + 4 * result.stderr
+  if exact:  # LBR's one-step model is exact against these: it is the BR.
+    assert abs(result.mean - best) <= 4 * result.stderr
+  else:
+    assert result.mean > 0.5 * best
+
+
+def test_lbr_beats_always_call_and_always_raise_in_lhe():
+  game = pyspiel.load_game("nfsp_lhe")
+  for make in (baselines.AlwaysCall, baselines.AlwaysRaise):
+    result = lbr.local_best_response(game, make(game), num_hands=100)
+    assert result.mbb_per_hand - 3 * result.mbb_stderr > 500, make.__name__
+
+
+def test_always_fold_loses_its_blinds():
+  game = pyspiel.load_game("nfsp_lhe")
+  match = evaluation.head_to_head(game, baselines.AlwaysFold(game),
+                                  baselines.AlwaysRaise(game), num_deals=50)
+  assert match.mbb_per_hand == -750.0 and match.mbb_stderr == 0.0
+  assert lbr.local_best_response(
+      game, baselines.AlwaysFold(game), num_hands=20).mbb_per_hand == 750.0
+
+
+def test_equity_threshold_player():
+  game = pyspiel.load_game("nfsp_lhe")
+  player = baselines.EquityThreshold(game)
+  state = game.new_initial_state()
+  for card in cards.parse_cards("2c7dAhAd"):  # player 1 (small blind): aces
+    state.apply_action(card)
+  assert player.action_probabilities(state) == {poker.RAISE: 1.0}
+  assert abs(baselines.equity_against_uniform(
+      cards.parse_cards("AhAd"), []) - 0.852) < 0.02
+  state.apply_action(poker.RAISE)
+  # Seven-deuce (35% against a random holding) has the pot odds to call
+  # 10 chips into 30 (25%), but not a river bet on a board it missed.
+  assert player.action_probabilities(state) == {poker.CALL: 1.0}
+  for action in [poker.CALL, *cards.parse_cards("KsQd9c"), poker.CALL,
+                 poker.RAISE, poker.CALL, cards.card_id("Jh"), poker.CALL,
+                 poker.RAISE, poker.CALL, cards.card_id("5s"), poker.CALL,
+                 poker.RAISE]:
+    state.apply_action(action)
+  assert state.current_player() == 0
+  assert player.action_probabilities(state) == {poker.FOLD: 1.0}
+  match = evaluation.head_to_head(game, player, baselines.AlwaysCall(game),
+                                  num_deals=100, seed=3)
+  assert match.mbb_per_hand - 3 * match.mbb_stderr > 0
+
+
+# --- LBR's decisions against a slow reference (Limit Hold'em) ---------------
+
+def _card_policy(state):
+  """Stochastic and card-dependent, cheap to ask for every holding."""
+  hole = state.hole_cards(state.current_player())
+  high, low = sorted((c // 4 for c in hole), reverse=True)
+  legal = state.legal_actions()
+  if high == low or high >= 10:
+    strong = {poker.RAISE: 0.8, poker.CALL: 0.2}
+    return strong if poker.RAISE in legal else {poker.CALL: 1.0}
+  if poker.FOLD in legal and high < 6:
+    return {poker.FOLD: 0.7, poker.CALL: 0.3}
+  if poker.RAISE in legal:
+    return {poker.CALL: 0.6, poker.RAISE: 0.4}
+  return {poker.CALL: 1.0}
+
+
+def _replay(game, history, player, holding):
+  history = list(history)
+  start, stop = poker.HOLE_DEAL[player]
+  history[start:stop] = holding
+  state = game.new_initial_state()
+  weight = 1.0
+  for action in history:
+    if state.current_player() == player:
+      weight *= _card_policy(state).get(action, 0.0)
+    state.apply_action(action)
+  return state, weight
+
+
+def _eval7_share(hole, holding, board):
+  deck = [c for c in range(52) if c not in hole + holding + board]
+  shares = []
+  for runout in ([[]] if len(board) == 5 else [[c] for c in deck]):
+    mine = eval7.evaluate([eval7.Card(cards.card_str(c))
+                           for c in hole + board + runout])
+    theirs = eval7.evaluate([eval7.Card(cards.card_str(c))
+                             for c in holding + board + runout])
+    shares.append(1.0 if mine > theirs else 0.5 if mine == theirs else 0.0)
+  return np.mean(shares)
+
+
+def _reference_utilities(game, state, me):
+  """LBR's utilities from scratch: range by replaying every holding, equity
+  by eval7, chips from the states."""
+  other = 1 - me
+  hole, board = state.hole_cards(me), state.board_cards()
+  weights, shares, folds = [], [], []
+  for holding in cards.holdings(range(52)).tolist():
+    if set(holding) & set(hole + board):
+      continue
+    replayed, weight = _replay(game, state.history(), other, holding)
+    if weight == 0:
+      continue
+    weights.append(weight)
+    shares.append(_eval7_share(hole, holding, board))
+    if poker.RAISE in state.legal_actions():
+      folds.append(_card_policy(replayed.child(poker.RAISE)).get(poker.FOLD,
+                                                                  0.0))
+  weights, shares = np.array(weights), np.array(shares)
+  wp = weights @ shares / weights.sum()
+  spent = state.contributions()
+  pot, asked = sum(spent), spent[other] - spent[me]
+  expected = {poker.CALL: wp * pot - (1 - wp) * asked}
+  if poker.FOLD in state.legal_actions():
+    expected[poker.FOLD] = 0.0
+  if folds:
+    folds = np.array(folds)
+    fp = weights @ folds / weights.sum()
+    calling = weights * (1 - folds)
+    wp_called = calling @ shares / calling.sum()
+    added = state.child(poker.RAISE).contributions()[me] - spent[me]
+    bet = added - asked
+    expected[poker.RAISE] = fp * pot + (1 - fp) * (
+        wp_called * (pot + added + bet) - added)
+  return expected
+
+
+def test_lbr_decisions_match_a_slow_reference(monkeypatch):
+  game = pyspiel.load_game("nfsp_lhe")
+  recorded = []
+  utilities = lbr.lbr_utilities
+
+  def record(state, me, *args):
+    values = utilities(state, me, *args)
+    recorded.append((state.clone(), me, values))
+    return values
+
+  monkeypatch.setattr(lbr, "lbr_utilities", record)
+  lbr.local_best_response(game, _card_policy, num_hands=6, seed=5,
+                          check_to_round=2)
+  assert len(recorded) >= 4
+  for state, me, values in recorded[:6]:
+    expected = _reference_utilities(game, state, me)
+    assert values.keys() == expected.keys()
+    for action, value in expected.items():
+      assert values[action] == pytest.approx(value, abs=1e-9), (
+          str(state), action)
+
+
+@pytest.mark.parametrize("kwargs,match", [
+    ({"num_hands": 7}, "num_hands=7: an even number"),
+    ({"num_hands": 0}, "num_hands=0"),
+    ({"check_to_round": 4}, "check_to_round=4: a betting round"),
+    ({"check_to_round": 0, "preflop_runouts": 0}, "preflop_runouts=0"),
+])
+def test_lbr_bad_input(kwargs, match):
+  game = pyspiel.load_game("nfsp_lhe")
+  with pytest.raises(ValueError, match=match):
+    lbr.local_best_response(game, baselines.AlwaysCall(game), **kwargs)
+
+
+def test_lbr_refuses_other_games_and_policies():
+  with pytest.raises(ValueError, match="hold'em games.*not leduc_poker"):
+    lbr.local_best_response(pyspiel.load_game("leduc_poker"),
+                            lambda state: {1: 1.0}, num_hands=2)
+  river = pyspiel.load_game("river_poker")
+  with pytest.raises(ValueError, match="policy is for river_poker"):
+    lbr.local_best_response(pyspiel.load_game("nfsp_lhe"),
+                            baselines.AlwaysCall(river), num_hands=2)
+  with pytest.raises(ValueError, match="raise_at=1.5"):
+    baselines.EquityThreshold(river, raise_at=1.5)
