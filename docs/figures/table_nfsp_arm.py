@@ -9,7 +9,8 @@ tree under both policies gives, per seating, the probability that player 1
 wins or loses and its expected payoff (no sampling error). A duplicate match
 (`evaluation.head_to_head`, each deal played in both seatings) checks the
 walk: its mean and standard error against the exact seat-averaged payoff.
-Rows go to `data/nfsp_arm/table.csv`.
+Rows go to `data/nfsp_arm/table.csv` (rows of games and seeds not run
+keep their values).
 
   python docs/figures/table_nfsp_arm.py --deals 20000
 """
@@ -99,7 +100,12 @@ def main():
                    match_deals=args.deals)
   path = os.path.join(figure_runs.HERE, "data", fig_nfsp_arm.FIGURE,
                       "table.csv")
-  if rows:
+  if rows:  # rows of games and seeds not run now are kept
+    done = {(row["game"], str(row["seed"])) for row in rows}
+    if os.path.exists(path):
+      with open(path, newline="", encoding="utf-8") as previous:
+        rows = [row for row in csv.DictReader(previous)
+                if (row["game"], row["seed"]) not in done] + rows
     with open(path, "w", newline="", encoding="utf-8") as out:
       writer = csv.DictWriter(out, fieldnames=list(rows[0]))
       writer.writeheader()
@@ -108,6 +114,8 @@ def main():
         " NFSP-ARM, seats averaged (exact) | duplicate match +- s.e. |")
   print("| --- | ---: | --- | --- | ---: | ---: | ---: | ---: | ---: |")
   for row in rows:
+    row = {key: value if key in ("game", "seed", "player1", "player2") else
+           float(value) for key, value in row.items()}
     print(f"| {row['game']} | {row['seed']} | {row['player1']} | "
           f"{row['player2']} | {row['win_rate']:.1%} | {row['loss_rate']:.1%}"
           f" | {row['payoff']:+.4f} | {row['nfsp_arm_seat_averaged']:+.4f} | "
