@@ -165,7 +165,7 @@ def _runout_scores(hole, board, holdings, runout, scores):
     scores[h] += 1.0 if own > other else 0.5 if own == other else 0.0
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)  # LBR's threads run it side by side
 def _enumerate_runouts(hole, board, holdings, deck, missing):
   scores = np.zeros(len(holdings))
   runout = np.empty(missing, np.int64)
@@ -184,7 +184,7 @@ def _enumerate_runouts(hole, board, holdings, deck, missing):
   return scores
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def _sample_runouts(hole, board, holdings, deck, missing, samples, seed):
   np.random.seed(seed)
   scores = np.zeros(len(holdings))

@@ -702,6 +702,16 @@ class NFSPPolicy(policy_lib.Policy):
         legal, self._kind)[0]
     return {a: float(probs[a]) for a in legal_actions}
 
+  def holding_probabilities(self, state, player, holdings):
+    """(H, actions): the policy at `state` for `player` holding each row of
+    `holdings` (card ids) in the hold'em games, in one batched forward pass:
+    the range queries of `evaluation.local_best_response`."""
+    legal = np.zeros((1, self.game.num_distinct_actions()), np.float32)
+    legal[0, state.legal_actions(player)] = 1.0
+    tensors = state.holding_tensors(player, holdings)
+    return self._agents[player].probabilities(
+        tensors, np.repeat(legal, len(tensors), axis=0), self._kind)
+
   def to_tabular(self):
     """A `TabularPolicy` over every information state, filled by one batched
     forward pass per player (for exact exploitability on small games)."""

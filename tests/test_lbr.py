@@ -231,3 +231,29 @@ def test_lbr_refuses_other_games_and_policies():
                             baselines.AlwaysCall(river), num_hands=2)
   with pytest.raises(ValueError, match="raise_at=1.5"):
     baselines.EquityThreshold(river, raise_at=1.5)
+
+
+def test_network_range_queries_match_one_state_per_holding():
+  from nfsp_spiel import nfsp  # pylint: disable=g-import-not-at-top
+  game = pyspiel.load_game("nfsp_lhe")
+  config = nfsp.NFSPConfig.lhe(hidden_layers=(32,), rl_memory_capacity=100,
+                               sl_memory_capacity=100)
+  network = nfsp.NFSPPolicy(game, nfsp.agents_for(game, config))
+  state = game.new_initial_state()
+  for action in [*cards.parse_cards("2c7dAhAd"), poker.RAISE, poker.CALL,
+                 *cards.parse_cards("KsQd9c"), poker.RAISE]:
+    state.apply_action(action)
+  player = state.current_player()
+  everyone = cards.holdings(range(52))
+  free = everyone[~np.isin(everyone, cards.parse_cards("2c7dKsQd9c")).any(1)]
+  holdings = free[np.random.default_rng(0).choice(len(free), 25)]
+  batched = network.holding_probabilities(state, player, holdings)
+  for holding, row in zip(holdings, batched):
+    probs = network.action_probabilities(state.with_holding(player, holding),
+                                         player)
+    np.testing.assert_allclose(row[list(probs)], list(probs.values()),
+                               rtol=1e-5, atol=1e-7)
+  # The same hands whatever the threads (each deal has its own generators).
+  one, two = (lbr.local_best_response(game, network, num_hands=4, workers=w)
+              for w in (1, 2))
+  assert one._replace(hands_per_second=0) == two._replace(hands_per_second=0)

@@ -32,10 +32,14 @@ recommended there for four-round games), or with `check_to_round=0` uses
 """
 
 import collections
+import concurrent.futures
+import os
+import threading
 import time
 
 import numpy as np
 from open_spiel.python import policy as policy_lib
+import threadpoolctl
 from tqdm import tqdm
 
 from nfsp_spiel.evaluation import baselines
@@ -96,10 +100,11 @@ def _prior(game, state, lbr, holdings):
   return free.astype(float)
 
 
-def lbr_utilities(state, lbr, weights, holdings, scores, policy):
+def lbr_utilities(state, lbr, weights, scores, opponent):
   """LBR's utilities {action: u} at `state` (LBR `lbr` to act), given the
-  opponent's range `weights` over `holdings` and LBR's check-down result
-  against each holding (`scores`, NaN where a holding clashes)."""
+  opponent's range `weights` over `opponent.holdings` and LBR's check-down
+  result against each holding (`scores`, NaN where a holding clashes);
+  `opponent` answers range queries (`_Opponent`)."""
   weights = np.where(np.isnan(scores), 0.0, weights)
   scores = np.nan_to_num(scores)
   wp = weights @ scores / weights.sum()
@@ -114,9 +119,8 @@ def lbr_utilities(state, lbr, weights, holdings, scores, policy):
     added = after.contributions()[lbr] - spent[lbr]
     bet = added - asked
     live = weights > 0
-    fold = np.zeros(len(holdings))
-    fold[live] = range_probabilities(policy, after, 1 - lbr,
-                                     holdings[live])[:, poker.FOLD]
+    fold = np.zeros(len(weights))
+    fold[live] = opponent.probabilities(after, 1 - lbr, live)[:, poker.FOLD]
     fp = weights @ fold / weights.sum()
     calling = weights * (1 - fold)
     wp_called = calling @ scores / calling.sum() if calling.sum() > 0 else 0.0
@@ -132,10 +136,46 @@ def _best(utilities):
                             a == poker.RAISE))
 
 
-def _play_hand(game, policy, lbr, deal_seed, action_rng, holdings, options):
+class _Opponent:
+  """The policy's range answers (`range_probabilities`), remembered where
+  the public state recurs across deals: preflop in Limit Hold'em, and every
+  state of River poker, whose board is fixed. Only for the batched and
+  card-blind policies, which can answer for every holding at once."""
+
+  def __init__(self, game, policy, holdings):
+    self.policy, self.holdings = policy, holdings
+    self._fixed_board = game.get_type().short_name == "river_poker"
+    self._cacheable = hasattr(policy, "holding_probabilities") or getattr(
+        policy, "ignores_private_cards", False)
+    self._cache = {}
+    self._last = None
+
+  def probabilities(self, state, player, live):
+    """(live rows, actions) for the holdings where `live` is True."""
+    if self._cacheable and (self._fixed_board or not state.board_cards()):
+      start = poker.HOLE_DEAL[1][1]  # the betting after the hole cards
+      key = (player, tuple(state.history()[start:]))
+      if key not in self._cache:
+        self._cache[key] = range_probabilities(self.policy, state, player,
+                                               self.holdings)
+      return self._cache[key][live]
+    # When LBR raises, the opponent's next question is the one LBR asked to
+    # value the raise (same state, same range): asked once.
+    key = (player, tuple(state.history()), live.tobytes())
+    if self._last is None or self._last[0] != key:
+      self._last = key, range_probabilities(self.policy, state, player,
+                                            self.holdings[live])
+    return self._last[1]
+
+
+def _play_hand(game, opponent, lbr, deal_seed, options):
   """One hand with LBR in seat `lbr`; returns LBR's winnings in chips."""
   check_to_round, preflop_runouts = options
-  chance_rng = np.random.default_rng(deal_seed)
+  holdings = opponent.holdings
+  chance_rng = np.random.default_rng([*deal_seed, 1])
+  # Not [*deal_seed, 0] for seat 0: numpy pads seed sequences with zeros, so
+  # that would replay the cards' stream as the opponent's action draws.
+  action_rng = np.random.default_rng([*deal_seed, 2, lbr])
   state = game.new_initial_state()
   weights = scores = None
   scored_round = None
@@ -150,7 +190,7 @@ def _play_hand(game, policy, lbr, deal_seed, action_rng, holdings, options):
     player = state.current_player()
     if player != lbr:
       live = weights > 0
-      probs = range_probabilities(policy, state, player, holdings[live])
+      probs = opponent.probabilities(state, player, live)
       own = np.flatnonzero(
           (holdings[live] == sorted(state.hole_cards(player))).all(axis=1))
       row = probs[own[0]]
@@ -169,17 +209,19 @@ def _play_hand(game, policy, lbr, deal_seed, action_rng, holdings, options):
           samples=preflop_runouts if not board else 0,
           seed=deal_seed[-1] % 2**31)
       scored_round = state.betting_round()
-    state.apply_action(_best(lbr_utilities(state, lbr, weights, holdings,
-                                           scores, policy)))
+    state.apply_action(_best(lbr_utilities(state, lbr, weights, scores,
+                                           opponent)))
   return state.returns()[lbr]
 
 
 def local_best_response(game, policy, num_hands=10000, seed=0,
-                        check_to_round=1, preflop_runouts=1000,
+                        check_to_round=1, preflop_runouts=1000, workers=None,
                         progress=None):
   """LBR's winnings against `policy` (anything `as_policy` takes, or an
   object with `holding_probabilities`) over `num_hands` hands, half in each
-  seat on the same deals; an `LbrResult`. See the module docstring."""
+  seat on the same deals, played by `workers` threads (default: one per
+  core); an `LbrResult`, the same for any number of workers (each deal has
+  its own seeded generators). See the module docstring."""
   baselines.check_holdem(game, "local_best_response")
   if isinstance(num_hands, bool) or not isinstance(
       num_hands, (int, np.integer)) or num_hands < 2 or num_hands % 2:
@@ -191,20 +233,32 @@ def local_best_response(game, policy, num_hands=10000, seed=0,
   if check_to_round == 0 and preflop_runouts < 1:
     raise ValueError(f"preflop_runouts={preflop_runouts}: LBR plays preflop "
                      "(check_to_round=0), so it needs sampled boards (>= 1)")
+  workers = os.cpu_count() if workers is None else workers
+  if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+    raise ValueError(f"workers={workers!r}: a positive number of threads")
   if not hasattr(policy, "holding_probabilities"):
     policy = policies.as_policy(game, policy)
   holdings = (game.hands if game.get_type().short_name == "river_poker" else
               cards.holdings(range(cards.NUM_CARDS)))
-  action_rng = np.random.default_rng([seed, 0])
   deals = num_hands // 2
-  winnings = np.zeros((deals, 2))
+  local = threading.local()  # each thread's range-query cache
+
+  def play(deal):
+    if not hasattr(local, "opponent"):
+      local.opponent = _Opponent(game, policy, holdings)
+    return [_play_hand(game, local.opponent, lbr, [seed, 1, deal],
+                       (check_to_round, preflop_runouts)) for lbr in (0, 1)]
+
   show = num_hands >= 1000 if progress is None else progress
   started = time.perf_counter()
-  for deal in tqdm(range(deals), disable=not show, unit="deal"):
-    for lbr in (0, 1):
-      winnings[deal, lbr] = _play_hand(
-          game, policy, lbr, [seed, 1, deal], action_rng, holdings,
-          (check_to_round, preflop_runouts))
+  # Threads share the cores through numpy's matrix products and the numba
+  # equity kernels, which release the GIL; one BLAS thread each then keeps
+  # the cores busy without oversubscribing them.
+  with threadpoolctl.threadpool_limits(1 if workers > 1 else None,
+                                       user_api="blas"), \
+      concurrent.futures.ThreadPoolExecutor(workers) as pool:
+    winnings = np.array(list(tqdm(pool.map(play, range(deals)), total=deals,
+                                  disable=not show, unit="deal")))
   seconds = time.perf_counter() - started
   per_deal = winnings.mean(axis=1)
   mean = float(per_deal.mean())
