@@ -5,8 +5,10 @@ average policy (and with `--eval_policies` their greedy best response or
 greedy average): exploitability through `nfsp_spiel.evaluation` on games
 small enough, with the run diagnostics beside it (`nfsp.diagnostics`: each
 player's best-response gap and the exploitability of M_SL's action counts;
-`--nodiagnostics` skips them), otherwise a duplicate match against a uniform
-random player in mbb/h. Rows go to `<output_dir>/curve.csv` (TensorBoard with
+`--nodiagnostics` skips them); in Limit Hold'em (`nfsp_lhe`) a duplicate
+match against the equity-threshold baseline in mbb/h and the local best
+response's winnings against the average policy (`--lbr_hands`); in other
+large games a match against a uniform random player. Rows go to `<output_dir>/curve.csv` (TensorBoard with
 `--tensorboard`), `curve.png` is redrawn at every evaluation, and
 `<output_dir>/checkpoint.npz` is written every `--checkpoint_every` episodes:
 the same command resumes from it with nothing lost (`--noresume` starts over).
@@ -56,6 +58,9 @@ flags.DEFINE_bool("diagnostics", True, "Where exploitability is computable, "
                   "the exploitability of M_SL's action counts.")
 run_flags.define_count("eval_deals", 2000, "Duplicate deals per match where "
                      "exploitability is out of reach (LHE).")
+flags.DEFINE_integer("lbr_hands", 1000, "Hands of the local best response "
+                     "against the average policy at each Limit Hold'em "
+                     "evaluation (0: none).", lower_bound=0)
 flags.DEFINE_list("hidden_layers", None, "Hidden layer sizes (preset's).")
 run_flags.define_count("rl_memory", None, "M_RL capacity (preset's).")
 run_flags.define_count("sl_memory", None, "M_SL capacity (preset's).")
@@ -118,8 +123,10 @@ def make_config():
 
 
 def evaluate(game, agents):
-  """Exploitability of each `--eval_policies` policy, or mbb/h against a
-  uniform random player where the game is too large for a best response."""
+  """Exploitability of each `--eval_policies` policy where a best response
+  is computable; in Limit Hold'em, mbb/h against the equity-threshold
+  baseline and, for the average policy, the local best response's winnings
+  (`--lbr_hands`); in other large games mbb/h against a uniform player."""
   from nfsp_spiel import nfsp  # pylint: disable=g-import-not-at-top
   metrics = {}
   for kind in _policies(agents[0].config):
@@ -130,21 +137,27 @@ def evaluate(game, agents):
       metrics[name] = evaluation.exploitability(game, tabular)
       if kind == "average" and FLAGS.diagnostics:
         metrics.update(nfsp.diagnostics(game, agents, average=tabular))
-    else:
-      metrics[name] = evaluation.head_to_head(
-          game, learned, _uniform, FLAGS.eval_deals,
-          seed=FLAGS.seed).mbb_per_hand
+      continue
+    opponent = (evaluation.baselines.EquityThreshold(game)
+                if _metric(game) == LHE_METRIC else _uniform)
+    metrics[name] = evaluation.head_to_head(
+        game, learned, opponent, FLAGS.eval_deals,
+        seed=FLAGS.seed).mbb_per_hand
+    if _metric(game) == LHE_METRIC and kind == "average" and FLAGS.lbr_hands:
+      metrics["lbr_mbb_per_hand"] = evaluation.local_best_response(
+          game, learned, FLAGS.lbr_hands, seed=FLAGS.seed).mbb_per_hand
   return metrics
 
 
 def plot(metric, curve, png):
-  """Draws NFSP's metric and, where logged, the diagnostics beside it (same
-  units: chips per hand)."""
+  """Draws NFSP's metric and, where logged, the diagnostics or LBR beside it
+  (in the metric's units)."""
   columns = evaluation.read_curve(curve)[0]
   lines = {f"{FLAGS.preset}: {metric}": (curve, metric)}
   labels = {"exploitability_sl_memory": "M_SL action counts",
             "br_gap_0": "best-response gap, player 0",
-            "br_gap_1": "best-response gap, player 1"}
+            "br_gap_1": "best-response gap, player 1",
+            "lbr_mbb_per_hand": "local best response's winnings"}
   lines.update({label: (curve, column) for column, label in labels.items()
                 if column in columns})
   evaluation.plot_curves(lines, png, metric=metric,
@@ -161,9 +174,17 @@ def _column(game, kind):
   return _metric(game) + ("" if kind == "average" else f"_{kind}")
 
 
+LHE_METRIC = "mbb_per_hand_vs_equity_threshold"
+
+
 def _metric(game):
-  if game.get_type().short_name in ("nfsp_lhe", "universal_poker"):
-    return "mbb_per_hand_vs_random"  # no best response computable
+  """No best response is computable in Limit Hold'em: the baselines and
+  LBR of `evaluation` measure it."""
+  name = game.get_type().short_name
+  if name == "nfsp_lhe":
+    return LHE_METRIC
+  if name == "universal_poker":
+    return "mbb_per_hand_vs_random"
   return "exploitability"
 
 
@@ -212,6 +233,9 @@ def main(argv):
     raise app.UsageError(f"--checkpoint_every={FLAGS.checkpoint_every} must "
                          f"be a multiple of --eval_every={FLAGS.eval_every}: "
                          "a checkpoint follows an evaluation")
+  if FLAGS.lbr_hands % 2:
+    raise app.UsageError(f"--lbr_hands={FLAGS.lbr_hands}: LBR plays each deal "
+                         "in both seats, so an even number")
   from nfsp_spiel import nfsp  # pylint: disable=g-import-not-at-top
   from nfsp_spiel import selfplay  # pylint: disable=g-import-not-at-top
   game = run_flags.load_game(FLAGS.game)
