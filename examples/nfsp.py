@@ -82,6 +82,8 @@ flags.DEFINE_integer("target_refit_every", None, "DQN updates between target "
 flags.DEFINE_integer("min_memory_to_learn", None, "Records a memory needs "
                      "before its network trains (preset's).")
 flags.DEFINE_float("reward_scale", None, "Reward multiplier (preset's).")
+flags.DEFINE_string("memory_dtype", None, "How the memories store states "
+                    "(preset's; see NFSPConfig.memory_dtype).")
 flags.DEFINE_enum("init", None, ["torch", "glorot"], "Starting weights "
                   "(preset's).")
 flags.DEFINE_string("device", None, "TensorFlow device, e.g. /GPU:0 or "
@@ -117,6 +119,7 @@ def make_config():
              "target_refit_every": FLAGS.target_refit_every,
              "min_memory_to_learn": FLAGS.min_memory_to_learn,
              "reward_scale": FLAGS.reward_scale, "init": FLAGS.init,
+             "memory_dtype": FLAGS.memory_dtype,
              "device": FLAGS.device}
   return dataclasses.replace(
       config, **{k: v for k, v in changes.items() if v is not None})

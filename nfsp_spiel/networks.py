@@ -71,12 +71,18 @@ class MLP(tf.Module):
       variable.assign(value)
 
 
-def forward(weights, inputs):
-  """The network's outputs in numpy, from `MLP.numpy_weights()`."""
+def last_hidden(weights, inputs):
+  """The last hidden layer's activations in numpy (what thesis 6.7's t-SNE
+  shows), from `MLP.numpy_weights()`."""
   hidden = inputs
   for i in range(0, len(weights) - 2, 2):
     hidden = np.maximum(hidden @ weights[i] + weights[i + 1], 0.0)
-  return hidden @ weights[-2] + weights[-1]
+  return hidden
+
+
+def forward(weights, inputs):
+  """The network's outputs in numpy, from `MLP.numpy_weights()`."""
+  return last_hidden(weights, inputs) @ weights[-2] + weights[-1]
 
 
 def sgd_step(loss_fn, variables, learning_rate):
