@@ -35,5 +35,7 @@ setuptools.setup(
     extras_require={
         # eval7 is a second, independent hand evaluator the tests check against.
         "test": ["pytest>=8", "eval7>=0.1.11"],
+        # The t-SNE map of NFSP's Limit Hold'em network (docs/figures).
+        "figures": ["scikit-learn>=1.4"],
     },
 )
