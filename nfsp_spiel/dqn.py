@@ -77,14 +77,22 @@ class DQN:
     self.updates = tf.Variable(0, dtype=tf.int64, name="updates")
     self.weights = self.q_network.numpy_weights()
     self.columns = record_columns(state_size, num_actions)
+    self.record_size = 2 * state_size + 3 + num_actions
+    # memory_dtype "bits": states, legal masks and done flags one bit each.
+    self._packed = (replay_memory.BitRows(self.record_size, np.concatenate([
+        np.arange(*self.columns[name]) for name in
+        ("state", "next_state", "next_legal", "done")]))
+                    if config.memory_dtype == "bits" else None)
     self.memory = replay_memory.CircularBuffer(
         config.rl_memory_capacity,
-        {"record": ((2 * state_size + 3 + num_actions,), np.float32)}, rng)
+        {"record": ((self._packed.packed_width,), np.uint8) if self._packed
+         else ((self.record_size,), np.float32)}, rng)
 
   # ---- learning ----
 
   def add(self, records):
-    self.memory.add_batch(record=records)
+    self.memory.add_batch(record=self._packed.pack(records) if self._packed
+                          else records)
 
   def learning_batches(self, calls):
     """M_RL samples for `calls` learning calls: one [updates, batch, record]
@@ -92,12 +100,12 @@ class DQN:
     if len(self.memory) < self.config.min_memory_to_learn:
       return []
     shape = (calls * self.config.updates_per_learn, self.config.batch_size)
-    return [self.memory.sample(shape)["record"]]
+    records = self.memory.sample(shape)["record"]
+    return [self._packed.unpack(records) if self._packed else records]
 
   def learning_specs(self, calls):
     shape = (calls * self.config.updates_per_learn, self.config.batch_size)
-    return [tf.TensorSpec((*shape, self.memory.fields["record"].shape[1]),
-                          tf.float32)]
+    return [tf.TensorSpec((*shape, self.record_size), tf.float32)]
 
   def learn(self, records):
     """One SGD update per leading row of `records` (graph code); returns the
@@ -158,10 +166,6 @@ class DQN:
     return epsilon_greedy(self.q_values(states), legal, 0.0)
 
   # ---- checkpoints ----
-
-  @property
-  def record_size(self):
-    return self.memory.fields["record"].shape[1]
 
   def memory_arrays(self):
     return self.memory.state()

@@ -64,6 +64,9 @@ from nfsp_spiel.nfsp_config import NFSPConfig
 from nfsp_spiel.nfsp_config import POLICIES
 from nfsp_spiel.nfsp_config import SL_MEMORIES  # noqa: F401
 
+# The dtype of M_SL's [state, action] rows as the learning call reads them.
+_SL_DTYPES = {"float32": "float32", "uint8": "uint8", "bits": "float32"}
+
 
 class MODE(enum.Enum):
   """OpenSpiel's names for the policy an NFSP agent plays (its PyTorch and
@@ -130,9 +133,10 @@ class NFSP(rl_agent.AbstractAgent):
     self._evaluation_rng = np.random.default_rng([seed, 1])
     self.steps = 0  # this agent's training steps
     self.episodes = 0  # training episodes begun by `step`
-    if config.memory_dtype == "uint8" and self.num_actions > 256:
-      raise ValueError(f"memory_dtype='uint8' stores actions in a byte: "
-                       f"num_actions={self.num_actions} needs 'float32'")
+    if config.memory_dtype in ("uint8", "bits") and self.num_actions > 256:
+      raise ValueError(f"memory_dtype={config.memory_dtype!r} stores actions "
+                       f"in a byte: num_actions={self.num_actions} needs "
+                       "'float32'")
     with self._placement():
       learner = {"dqn": dqn_lib.DQN, "arm": arm_lib.ARM}[config.best_response]
       self.best_response_learner = learner(self.state_size, self.num_actions,
@@ -143,11 +147,16 @@ class NFSP(rl_agent.AbstractAgent):
                                           name="average_network",
                                           init=config.init)
     self._average_weights = self.average_network.numpy_weights()
-    # M_SL holds one [s, a] row per record in `memory_dtype` (M_RL, the
-    # learner's, one [s, a, r, s', legal(s'), done] row in float32): one
-    # array per memory makes adding and sampling a single indexing operation.
-    sl_shapes = {"record": ((self.state_size + 1,),
-                            np.dtype(config.memory_dtype))}
+    # M_SL holds one [s, a] row per record in `memory_dtype`, with "bits"
+    # the state packed 8 entries to a byte (M_RL, the learner's, one
+    # [s, a, r, s', legal(s'), done] row, float32 or packed alike): one array
+    # per memory makes adding and sampling a single indexing operation.
+    self._packed = (replay_memory.BitRows(self.state_size + 1,
+                                          range(self.state_size))
+                    if config.memory_dtype == "bits" else None)
+    sl_shapes = {"record": (
+        (self._packed.packed_width if self._packed else self.state_size + 1,),
+        np.uint8 if self._packed else np.dtype(config.memory_dtype))}
     if config.sl_memory == "reservoir":
       self.sl_memory = replay_memory.Reservoir(config.sl_memory_capacity,
                                                sl_shapes, self._rng)
@@ -261,15 +270,21 @@ class NFSP(rl_agent.AbstractAgent):
     e.g. with `learn_together`)."""
     best_response = np.asarray(best_response, bool)
     if best_response.any():
-      self._unstored_sl.append(np.concatenate(
-          [np.asarray(states)[best_response],
-           np.asarray(actions)[best_response, None]], axis=1))
+      rows = np.concatenate([np.asarray(states)[best_response],
+                             np.asarray(actions)[best_response, None]], axis=1)
+      self._unstored_sl.append(self._packed.pack(rows) if self._packed
+                               else rows)
     before = self.steps // self.config.learn_every
     self.steps += len(best_response)
     due = self.steps // self.config.learn_every - before
     if learn and due:
       self.learn(due)
     return due
+
+  def sl_records(self, rows):
+    """M_SL's stored rows as [state, action] rows (unpacked where
+    `memory_dtype` is "bits")."""
+    return self._packed.unpack(rows) if self._packed else rows
 
   def store(self):
     """Adds the records observed since the last call to the memories.
@@ -301,7 +316,7 @@ class NFSP(rl_agent.AbstractAgent):
     shape = (calls * self.config.updates_per_learn, self.config.batch_size)
     sl = []
     if len(self.sl_memory) >= self.config.min_memory_to_learn:
-      sl = [self.sl_memory.sample(shape)["record"]]
+      sl = [self.sl_records(self.sl_memory.sample(shape)["record"])]
     return (bool(rl), bool(sl)), rl + sl
 
   def _learning_specs(self, key, calls):
@@ -311,8 +326,8 @@ class NFSP(rl_agent.AbstractAgent):
     if key[0]:
       specs += self.best_response_learner.learning_specs(calls)
     if key[1]:
-      specs.append(tf.TensorSpec((*shape, self.state_size + 1),
-                                 tf.as_dtype(self.config.memory_dtype)))
+      specs.append(tf.TensorSpec((*shape, self.state_size + 1), tf.as_dtype(
+          _SL_DTYPES[self.config.memory_dtype])))
     return specs
 
   def _learn_both(self, rl, sl):
@@ -737,7 +752,8 @@ def sl_memory_policy(game, agents):
   for player, rows in enumerate(_rows_by_player(tabular)):
     agent = agents[player]
     agent.store()
-    records = agent.sl_memory.fields["record"][:len(agent.sl_memory)]
+    records = agent.sl_records(
+        agent.sl_memory.fields["record"][:len(agent.sl_memory)])
     states = records[:, :-1].astype(np.float32)
     keys, inverse = np.unique(_row_keys(np.concatenate([tensors[rows],
                                                         states])),

@@ -85,8 +85,10 @@ class NFSPConfig:
       (sec. 6.5) says monetary units map to rewards 1:1. In chips, SGD at 0.1
       learns faster at first but its best responses stall (README: player
       0's best-response gap 0.2-0.3 against 0.02-0.1 here).
-    memory_dtype: dtype of the states in the memories; "uint8" stores the
-      papers' 0/1 encodings in a quarter of the space (LHE's 30m records).
+    memory_dtype: how M_SL stores states: "float32"; "uint8", the papers'
+      0/1 encodings in a quarter of the space; "bits", one bit per entry
+      (LHE's 288 in 36 bytes: the paper's 30m records in 1.1 GB). M_RL
+      keeps float32 rows (rewards), 1.4 GB at LHE's 600k.
     evaluation_policy: what `step(..., is_evaluation=True)` plays: "average"
       (Pi, the strategy NFSP converges with), "best_response" (greedy Q) or
       "greedy_average" (argmax Pi; sec. 4.3).
@@ -158,8 +160,8 @@ class NFSPConfig:
         ("sl_learning_rate", self.sl_learning_rate > 0, "positive"),
         ("target_refit_every", self.target_refit_every >= 0,
          "a non-negative integer (0: no target network)"),
-        ("memory_dtype", self.memory_dtype in ("float32", "uint8"),
-         "'float32' or 'uint8'"),
+        ("memory_dtype", self.memory_dtype in ("float32", "uint8", "bits"),
+         "'float32', 'uint8' or 'bits'"),
         ("evaluation_policy", self.evaluation_policy in POLICIES,
          f"one of {POLICIES}"),
         ("arm_learning_rate", self.arm_learning_rate > 0, "positive"),
@@ -189,13 +191,14 @@ class NFSPConfig:
     learning from 1000 records, rewards in units of the largest pot (480
     chips in OpenSpiel's ACPC game, as Leduc's 0.0385 is 1/26). Epsilon
     "decayed to 0, more slowly than in Leduc": the same polynomial schedule
-    over iterations twice as long, i.e. per game step sqrt(2) slower."""
+    over iterations twice as long, i.e. per game step sqrt(2) slower.
+    M_SL stores states as bits: in bytes, its 30m records would take 8.7 GB."""
     return cls(**{**dict(
         hidden_layers=(1024, 512, 1024, 512), rl_memory_capacity=600_000,
         sl_memory_capacity=30_000_000, sl_memory="exponential_reservoir",
         sl_learning_rate=0.01, batch_size=256, learn_every=128,
         target_refit_every=1000, epsilon_start=0.08,
-        reward_scale=1 / 480, memory_dtype="uint8"), **changes})
+        reward_scale=1 / 480, memory_dtype="bits"), **changes})
 
   @classmethod
   def dqn(cls, **changes):

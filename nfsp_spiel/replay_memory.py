@@ -15,7 +15,9 @@ per batch at 200k entries):
   exponentially once `capacity / min_probability` records have been seen;
   the paper's M_SL for Limit Hold'em (minimum probability 0.25).
 
-All expose `state()` / `load_state()` for checkpoints.
+All expose `state()` / `load_state()` for checkpoints. `BitRows` stores
+rows whose 0/1 columns take a bit each (LHE's 288 inputs in 36 bytes), for
+the paper's 30m-record M_SL and 600k-transition M_RL.
 """
 
 import numpy as np
@@ -128,3 +130,42 @@ class ExponentialReservoir(_Memory):
     filling = position <= self.capacity
     slots[filling] = position[filling] - 1
     return slots
+
+
+
+class BitRows:
+  """Float rows stored compactly: the `binary` columns (0/1: the papers'
+  encodings, legal masks, done flags) one bit each, the other columns as
+  their float32 bytes, all in one uint8 row (M_RL's LHE transition: 81
+  bytes instead of 2328; M_SL's record: 40 instead of 289 as bytes).
+  `what` names the setting in the error a non-binary value raises."""
+
+  def __init__(self, width, binary, what="memory_dtype='bits'"):
+    self.width = width
+    self.binary = np.asarray(binary, np.int64)
+    self.other = np.setdiff1d(np.arange(width), self.binary)
+    self._bit_bytes = (len(self.binary) + 7) // 8
+    self.packed_width = self._bit_bytes + 4 * len(self.other)
+    self._what = what
+
+  def pack(self, rows):
+    rows = np.asarray(rows)
+    bits = rows[..., self.binary]
+    if not np.array_equal(bits, bits.astype(bool)):
+      bad = bits[(bits != 0) & (bits != 1)].flat[0]
+      raise ValueError(f"{self._what} stores 0/1 states one bit each; a "
+                       f"state holds {bad}: use memory_dtype 'uint8' or "
+                       "'float32'")
+    rest = np.ascontiguousarray(rows[..., self.other], np.float32)
+    return np.concatenate([np.packbits(bits.astype(bool), axis=-1),
+                           rest.view(np.uint8)], axis=-1)
+
+  def unpack(self, packed):
+    """float32 rows of `width` columns from `pack`'s rows (any leading
+    shape, e.g. a minibatch's (updates, batch))."""
+    rows = np.empty((*packed.shape[:-1], self.width), np.float32)
+    rows[..., self.binary] = np.unpackbits(
+        packed[..., :self._bit_bytes], axis=-1, count=len(self.binary))
+    rows[..., self.other] = np.ascontiguousarray(
+        packed[..., self._bit_bytes:]).view(np.float32)
+    return rows

@@ -58,6 +58,7 @@ def test_presets_hold_the_papers_values():
                                  "exponential_reservoir", 0.25, 0.01, 256,
                                  128, 1000, 0.08)
   assert lhe.reward_scale == pytest.approx(1 / 480)
+  assert lhe.memory_dtype == "bits"  # 30m records in 1.1 GB
   assert nfsp.NFSPConfig.dqn().anticipatory == 1.0
   assert nfsp.NFSPConfig.leduc(anticipatory=0.5).anticipatory == 0.5
 
@@ -223,6 +224,9 @@ def test_bad_input():
     nfsp.NFSPConfig(sl_memory="fifo")
   with pytest.raises(ValueError, match="NFSPConfig.anticipatory=1.5"):
     nfsp.NFSPConfig(anticipatory=1.5)
+  with pytest.raises(ValueError, match="NFSPConfig.memory_dtype='int4'.*"
+                     "'float32', 'uint8' or 'bits'"):
+    nfsp.NFSPConfig(memory_dtype="int4")
   with pytest.raises(ValueError, match="NFSPConfig.batch_size=0"):
     nfsp.NFSPConfig(batch_size=0)
   agent = nfsp.NFSP(0, 10, 2, SMALL)

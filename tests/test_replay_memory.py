@@ -97,3 +97,28 @@ def test_batched_adds_keep_the_inclusion_probabilities(kind):
     kept, expected = kept[40:], expected[40:]
   np.testing.assert_allclose((kept / 2000).reshape(-1, 10).mean(1),
                              expected.reshape(-1, 10).mean(1), atol=0.02)
+
+
+@pytest.mark.parametrize("width,binary", [(2, [0]), (9, range(8)),
+                                          (14, range(13)),
+                                          (582, list(range(288)) +
+                                           list(range(290, 582)))])
+def test_bit_rows_round_trip(width, binary):
+  rng = np.random.default_rng(width)
+  rows = rng.normal(size=(50, width)).astype(np.float32)
+  binary = list(binary)
+  rows[:, binary] = rng.integers(0, 2, (50, len(binary)))
+  codec = replay_memory.BitRows(width, binary)
+  packed = codec.pack(rows)
+  assert packed.dtype == np.uint8 and packed.shape == (50, codec.packed_width)
+  assert codec.packed_width == (len(binary) + 7) // 8 + 4 * (width -
+                                                           len(binary))
+  np.testing.assert_array_equal(codec.unpack(packed), rows)
+  # Minibatch shapes (updates, batch, row) unpack along the last axis.
+  np.testing.assert_array_equal(codec.unpack(packed.reshape(5, 10, -1)),
+                                rows.reshape(5, 10, -1))
+  bad = rows.copy()
+  bad[0, binary[-1]] = 0.5
+  with pytest.raises(ValueError, match="memory_dtype='bits' stores 0/1 "
+                     "states one bit each; a state holds 0.5"):
+    codec.pack(bad)
