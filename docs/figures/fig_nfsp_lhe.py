@@ -9,7 +9,7 @@ its exploitability) beside them. The run is `examples/nfsp.py` with the
 paper's sec. 4.3 settings (`NFSPConfig.lhe()`), checkpointed under runs/ and
 resumable by the same command:
 
-  python examples/nfsp.py --game nfsp_lhe --preset lhe --memory_dtype uint8 \\
+  python examples/nfsp.py --game nfsp_lhe --preset lhe \\
       --episodes 20000000 --eval_every 50000 --checkpoint_every 50000 \\
       --eval_deals 500 --lbr_hands 500 \\
       --eval_policies average,greedy_average,best_response \\
