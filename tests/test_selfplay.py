@@ -126,20 +126,26 @@ def test_state_games_play_games_too_large_for_a_tree():
   assert agents[0].episodes >= 200 and int(agents[0].best_response_learner.updates.numpy()) > 0
 
 
-def test_resumed_run_equals_an_uninterrupted_one(tmp_path):
-  game = pyspiel.load_game("kuhn_poker")
-  straight = nfsp.agents_for(game, SMALL, seed=2)
-  selfplay.SelfPlay(game, straight, num_games=16, seed=3).play(3000)
-
-  first = nfsp.agents_for(game, SMALL, seed=2)
-  driver = selfplay.SelfPlay(game, first, num_games=16, seed=3)
+def _resumed_halfway(game, config, path):
+  """Agents that played 1500 of 3000 episodes, were checkpointed to `path`,
+  restored into fresh agents, and played the rest."""
+  driver = selfplay.SelfPlay(game, nfsp.agents_for(game, config, seed=2),
+                             num_games=16, seed=3)
   driver.play(1500)
-  path = driver.save(str(tmp_path / "run.npz"))
-  resumed = nfsp.agents_for(game, SMALL, seed=99)
+  driver.save(path)
+  resumed = nfsp.agents_for(game, config, seed=99)
   again = selfplay.SelfPlay(game, resumed, num_games=16, seed=3)
   again.restore(path)
   assert again.episodes == driver.episodes
   again.play(3000 - again.episodes)
+  return resumed
+
+
+def test_resumed_run_equals_an_uninterrupted_one(tmp_path):
+  game = pyspiel.load_game("kuhn_poker")
+  straight = nfsp.agents_for(game, SMALL, seed=2)
+  selfplay.SelfPlay(game, straight, num_games=16, seed=3).play(3000)
+  resumed = _resumed_halfway(game, SMALL, str(tmp_path / "run.npz"))
   for a, b in zip(straight, resumed):
     for x, y in zip(a.best_response_learner.weights, b.best_response_learner.weights):
       np.testing.assert_array_equal(x, y)
@@ -211,15 +217,10 @@ def test_bit_packed_memory_trains_and_resumes_exactly(tmp_path):
     for x, y in zip(a.average_network.numpy_weights(),
                     b.average_network.numpy_weights()):
       np.testing.assert_array_equal(x, y)
-  config = dataclasses.replace(SMALL, memory_dtype="bits")
-  first = nfsp.agents_for(game, config, seed=2)
-  driver = selfplay.SelfPlay(game, first, num_games=16, seed=3)
-  driver.play(1500)
-  path = driver.save(str(tmp_path / "run.npz"))
-  resumed = nfsp.agents_for(game, config, seed=99)
-  again = selfplay.SelfPlay(game, resumed, num_games=16, seed=3)
-  again.restore(path)
-  again.play(3000 - again.episodes)
+  path = str(tmp_path / "run.npz")
+  resumed = _resumed_halfway(game, dataclasses.replace(SMALL,
+                                                       memory_dtype="bits"),
+                             path)
   for a, b in zip(runs["bits"], resumed):
     for x, y in zip(a.average_network.numpy_weights(),
                     b.average_network.numpy_weights()):
