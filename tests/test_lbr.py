@@ -18,6 +18,7 @@ from nfsp_spiel import evaluation
 from nfsp_spiel.evaluation import baselines
 from nfsp_spiel.evaluation import lbr
 from nfsp_spiel.games import cards
+from nfsp_spiel.games import hand_ranks
 from nfsp_spiel.games import poker
 
 SMALL_RIVER = {"board": "AhKdQc9s9h", "min_rank": 9}  # 171 holdings
@@ -73,6 +74,31 @@ def test_lbr_beats_always_call_and_always_raise_in_lhe():
   for make in (baselines.AlwaysCall, baselines.AlwaysRaise):
     result = lbr.local_best_response(game, make(game), num_hands=100)
     assert result.mbb_per_hand - 3 * result.mbb_stderr > 500, make.__name__
+
+
+def test_lbr_plays_preflop_on_sampled_boards():
+  """check_to_round=0: preflop utilities from sampled boards. With aces
+  against a player who always calls, raising is worth more than calling
+  (85% equity: every chip added is +EV), and the run goes through."""
+  game = pyspiel.load_game("nfsp_lhe")
+  policy = baselines.AlwaysCall(game)
+  state = game.new_initial_state()
+  for card in cards.parse_cards("2c7dAhAd"):  # LBR is player 1 (small blind)
+    state.apply_action(card)
+  holdings = cards.holdings(range(52))
+  weights = (~np.isin(holdings, cards.parse_cards("AhAd")).any(1)).astype(
+      float)
+  scores = hand_ranks.checkdown_scores(cards.parse_cards("AhAd"), [],
+                                       holdings, samples=2000, seed=0)
+  utilities = lbr.lbr_utilities(state, 1, weights, scores,
+                                lbr._Opponent(game, policy, holdings))  # pylint: disable=protected-access
+  wp = np.nanmean(scores)
+  assert utilities[poker.CALL] == pytest.approx(wp * 15 - (1 - wp) * 5)
+  assert utilities[poker.RAISE] > utilities[poker.CALL] > utilities[
+      poker.FOLD] == 0.0
+  result = lbr.local_best_response(game, policy, num_hands=20,
+                                   check_to_round=0, preflop_runouts=200)
+  assert result.mbb_per_hand > 0
 
 
 def test_always_fold_loses_its_blinds():
