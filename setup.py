@@ -37,5 +37,7 @@ setuptools.setup(
         "test": ["pytest>=8", "eval7>=0.1.11"],
         # The t-SNE map of NFSP's Limit Hold'em network (docs/figures).
         "figures": ["scikit-learn>=1.4"],
+        # nfsp_spiel.distributed: NFSP's actors and learner on Ray.
+        "distributed": ["ray>=2.50"],
     },
 )

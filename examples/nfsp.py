@@ -20,13 +20,17 @@ the same command resumes from it with nothing lost (`--noresume` starts over).
   python examples/nfsp.py --driver rl_environment   # one game at a time
   python examples/nfsp.py --preset nfsp_arm --game leduc_poker   # NFSP-ARM
   python examples/nfsp.py --preset arm --game tic_tac_toe --backend tree
+  python examples/nfsp.py --actors 2           # Ray: 2 actors play, a learner
+  python examples/nfsp.py --actors 14 --ray_address auto --learner_gpus 1
 """
 
 import dataclasses
 import functools
+import sys
 
 from absl import app
 from absl import flags
+import numpy as np
 from open_spiel.python import rl_environment
 from tqdm import tqdm
 
@@ -97,6 +101,17 @@ flags.DEFINE_enum("backend", "auto", ["auto", "tree", "states"],
                   "about 10^6 histories: Tic-Tac-Toe, Liar's Dice), pyspiel "
                   "states, or a tree where the game has at most 200k.")
 flags.DEFINE_integer("seed", 0, "Seed of agents and games.")
+flags.DEFINE_integer("actors", 0, "Ray actors playing self-play games for a "
+                     "learner process (nfsp_spiel.distributed; needs pip "
+                     "install 'nfsp_spiel[distributed]'); 0: one process.",
+                     lower_bound=0)
+flags.DEFINE_string("ray_address", None, "With --actors: the Ray cluster to "
+                    "join (e.g. auto, after `ray start --head`); default a "
+                    "local one.")
+flags.DEFINE_float("learner_gpus", 0.0, "With --actors: GPUs Ray gives the "
+                   "learner.", lower_bound=0.0)
+run_flags.define_count("locksteps", None, "With --actors: locksteps per "
+                       "actor chunk (DistributedConfig's default).")
 run_flags.define_count("checkpoint_every", 1_000_000, "Episodes between "
                      "checkpoints (a multiple of --eval_every).")
 
@@ -125,11 +140,13 @@ def make_config():
       config, **{k: v for k, v in changes.items() if v is not None})
 
 
-def evaluate(game, agents):
+def evaluate(game, agents, diagnostics):
   """Exploitability of each `--eval_policies` policy where a best response
   is computable; in Limit Hold'em, mbb/h against the equity-threshold
   baseline and, for the average policy, the local best response's winnings
-  (`--lbr_hands`); in other large games mbb/h against a uniform player."""
+  (`--lbr_hands`); in other large games mbb/h against a uniform player.
+  `diagnostics(average_tabular)`: `nfsp.diagnostics` where the agents'
+  memories are (this process, or the learner of --actors)."""
   from nfsp_spiel import nfsp  # pylint: disable=g-import-not-at-top
   metrics = {}
   for kind in _policies(agents[0].config):
@@ -139,7 +156,7 @@ def evaluate(game, agents):
       tabular = learned.to_tabular()
       metrics[name] = evaluation.exploitability(game, tabular)
       if kind == "average" and FLAGS.diagnostics:
-        metrics.update(nfsp.diagnostics(game, agents, average=tabular))
+        metrics.update(diagnostics(tabular))
       continue
     opponent = (evaluation.baselines.EquityThreshold(game)
                 if _metric(game) == LHE_METRIC else _uniform)
@@ -230,12 +247,31 @@ class RLEnvironmentLoop:
     return {"driver": "rl_environment", "seed": FLAGS.seed}
 
 
+def make_distributed(game, config):
+  """The Ray driver for --actors, or one line saying how to get Ray."""
+  try:
+    from nfsp_spiel import distributed  # pylint: disable=g-import-not-at-top
+    distributed.import_ray()
+  except ImportError as error:
+    sys.exit(f"error: --actors={FLAGS.actors}: {error}")
+  changes = {"num_actors": FLAGS.actors, "num_games": FLAGS.num_games,
+             "backend": FLAGS.backend, "address": FLAGS.ray_address,
+             "learner_gpus": FLAGS.learner_gpus,
+             "locksteps": FLAGS.locksteps}
+  settings = distributed.DistributedConfig(
+      **{k: v for k, v in changes.items() if v is not None})
+  return distributed.DistributedSelfPlay(game, config, FLAGS.seed, settings)
+
+
 def main(argv):
   del argv
   if FLAGS.checkpoint_every % FLAGS.eval_every:
     raise app.UsageError(f"--checkpoint_every={FLAGS.checkpoint_every} must "
                          f"be a multiple of --eval_every={FLAGS.eval_every}: "
                          "a checkpoint follows an evaluation")
+  if FLAGS.actors and FLAGS.driver != "selfplay":
+    raise app.UsageError(f"--actors={FLAGS.actors} runs batched self-play "
+                         f"in each actor, not --driver={FLAGS.driver}")
   if FLAGS.lbr_hands % 2:
     raise app.UsageError(f"--lbr_hands={FLAGS.lbr_hands}: LBR plays each deal "
                          "in both seats, so an even number")
@@ -243,12 +279,19 @@ def main(argv):
   from nfsp_spiel import selfplay  # pylint: disable=g-import-not-at-top
   game = run_flags.load_game(FLAGS.game)
   config = make_config()
-  agents = nfsp.agents_for(game, config, seed=FLAGS.seed)
-  if FLAGS.driver == "selfplay":
-    loop = selfplay.SelfPlay(game, agents, FLAGS.num_games, seed=FLAGS.seed,
-                             backend=FLAGS.backend)
+  if FLAGS.actors:
+    loop = make_distributed(game, config)
+    agents = loop.agents  # the learner's, copied back after each `play`
+
+    def diagnostics(average):
+      del average  # the learner tabulates its own
+      return loop.diagnostics()
   else:
-    loop = RLEnvironmentLoop(game, agents)
+    agents = nfsp.agents_for(game, config, seed=FLAGS.seed)
+    loop = (selfplay.SelfPlay(game, agents, FLAGS.num_games, seed=FLAGS.seed,
+                              backend=FLAGS.backend)
+            if FLAGS.driver == "selfplay" else RLEnvironmentLoop(game, agents))
+    diagnostics = functools.partial(nfsp.diagnostics, game, agents)
   metric = _column(game, _policies(config)[0])
   run, loop = run_flags.open_run(
       functools.partial(plot, metric),
@@ -256,7 +299,7 @@ def main(argv):
   run.open_curve(loop.episodes)
   print(f"{game} at episode {loop.episodes:,}: {config}")
   if loop.episodes == 0:
-    run.log(0, **evaluate(game, agents), **agents[0].losses)
+    run.log(0, **evaluate(game, agents, diagnostics), **agents[0].losses)
   with tqdm(total=FLAGS.episodes, initial=loop.episodes,
             unit="episode", unit_scale=True) as progress:
     while loop.episodes < FLAGS.episodes:
@@ -267,7 +310,7 @@ def main(argv):
         played = loop.episodes        # the same locksteps are played
         loop.play(min(PROGRESS_EVERY, target - played))
         progress.update(loop.episodes - played)
-      row = run.log(loop.episodes, **evaluate(game, agents),
+      row = run.log(loop.episodes, **evaluate(game, agents, diagnostics),
                     **agents[0].losses)
       progress.set_postfix({k: f"{v:.4g}" for k, v in row.items()
                             if k not in ("step", "seconds")})
@@ -279,6 +322,11 @@ def main(argv):
   for row in evaluation.read_curve(run.curve):
     print(f"{int(row['step']):>12,} {row['seconds']:>9.1f} {row[metric]:.4f}")
   print(run.summary())
+  if FLAGS.actors:
+    print(f"{FLAGS.actors} actors: acting weights {np.mean(loop.staleness):,.0f}"
+          f" game steps old on average, {loop.lost_chunks} chunks lost to "
+          "failed actors")
+    loop.close()
 
 
 if __name__ == "__main__":

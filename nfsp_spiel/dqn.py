@@ -25,7 +25,8 @@ NFSP agent reaches it only through the interface below, shared by both:
 * `learn(*batches)`: graph code, run inside the agent's compiled learning
   call (which fuses both agents' learners and average networks); returns
   the loss; `acting_variables()` are the weights it then hands back, and
-  `set_acting_weights` takes them into the numpy mirror acting reads;
+  `set_acting_weights` takes them into `weights`, the numpy mirror acting
+  reads;
 * `behaviour_probabilities(states, legal, epsilon)`: the training policy
   (eq. 6.2's epsilon-greedy), `policy_probabilities(states, legal)`: the
   learned best response played in evaluation (greedy);

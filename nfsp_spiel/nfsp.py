@@ -274,12 +274,16 @@ class NFSP(rl_agent.AbstractAgent):
                              np.asarray(actions)[best_response, None]], axis=1)
       self._unstored_sl.append(self._packed.pack(rows) if self._packed
                                else rows)
-    before = self.steps // self.config.learn_every
-    self.steps += len(best_response)
-    due = self.steps // self.config.learn_every - before
+    due = self._count_steps(len(best_response))
     if learn and due:
       self.learn(due)
     return due
+
+  def _count_steps(self, steps):
+    """Counts `steps` training steps; returns the learning calls due."""
+    before = self.steps // self.config.learn_every
+    self.steps += steps
+    return self.steps // self.config.learn_every - before
 
   def sl_records(self, rows):
     """M_SL's stored rows as [state, action] rows (unpacked where
@@ -300,6 +304,49 @@ class NFSP(rl_agent.AbstractAgent):
     if self._unstored_sl:
       self.sl_memory.add_batch(record=np.concatenate(self._unstored_sl))
       self._unstored_sl.clear()
+
+  # ---- records and weights for a learner in another process ----
+  # (`nfsp_spiel.distributed`: actors' copies play and take their records,
+  # the learner's agents add them and learn, actors load the new weights).
+
+  def take_records(self):
+    """Removes the records observed since the last `store` from this agent
+    and returns them, (M_RL rows, M_SL rows), as `add_records` takes them."""
+    rl, sl = self._unstored_arrays()
+    self._unstored_rl.clear()
+    self._unstored_sl.clear()
+    return rl, sl
+
+  def add_records(self, rl_rows, sl_rows, steps):
+    """Takes another copy's `take_records` and counts the `steps` training
+    steps that made them; returns the learning calls that fell due (the
+    caller makes them, e.g. with `learn_together`)."""
+    self._unstored_rl.append(np.asarray(rl_rows, np.float32))
+    self._unstored_sl.append(np.asarray(sl_rows))
+    return self._count_steps(steps)
+
+  def acting_weights(self):
+    """The numpy weights acting reads: (best-response learner's, average
+    network's)."""
+    return list(self.best_response_learner.weights), list(
+        self._average_weights)
+
+  def load_acting_weights(self, weights):
+    """Acts from another copy's `acting_weights()` from now on."""
+    learner_weights, average_weights = weights
+    self.best_response_learner.set_acting_weights(list(learner_weights))
+    self._average_weights = list(average_weights)
+
+  def _unstored_arrays(self):
+    """The records waiting for `store`, as one M_RL and one M_SL array."""
+    learner = self.best_response_learner
+    widths = ((learner.record_size, np.float32),
+              (self.sl_memory.fields["record"].shape[1],
+               self.sl_memory.fields["record"].dtype))
+    return tuple(np.concatenate(unstored) if unstored else
+                 np.zeros((0, width), dtype)
+                 for unstored, (width, dtype) in zip(
+                     (self._unstored_rl, self._unstored_sl), widths))
 
   def learn(self, calls=1):
     """`calls` learning calls: `updates_per_learn` SGD updates each, of each
@@ -513,17 +560,12 @@ class NFSP(rl_agent.AbstractAgent):
     learner = self.best_response_learner
     for key, value in learner.state_arrays().items():
       arrays[f"learner_{key}"] = value
-    memories = (
-        ("rl", learner.memory_arrays(), self._unstored_rl,
-         (learner.record_size, np.float32)),
-        ("sl", self.sl_memory.state(), self._unstored_sl,
-         (self.sl_memory.fields["record"].shape[1],
-          self.sl_memory.fields["record"].dtype)))
-    for name, state, unstored, (width, dtype) in memories:
+    memories = (("rl", learner.memory_arrays()),
+                ("sl", self.sl_memory.state()))
+    for (name, state), unstored in zip(memories, self._unstored_arrays()):
       for key, value in state.items():
         arrays[f"{name}_memory_{key}"] = value
-      arrays[f"{name}_unstored"] = (np.concatenate(unstored) if unstored
-                                    else np.zeros((0, width), dtype))
+      arrays[f"{name}_unstored"] = unstored
     return arrays
 
   def check_checkpoint_arrays(self, data, path):
@@ -572,22 +614,28 @@ class NFSP(rl_agent.AbstractAgent):
             "average_network": self.average_network}
 
 
-def save_agents(path, game, agents, progress=None, settings=None, **extra):
+def save_agents(path, game, agents, progress=None, settings=None,
+                agent_arrays=None, **extra):
   """One checkpoint file for all players' agents (and `extra` arrays of the
   training loop, whose `settings` join the header, and a training run's
-  `progress`), written atomically; returns the path."""
+  `progress`), written atomically; returns the path. `agent_arrays`: the
+  agents' `checkpoint_arrays()` where they were taken in another process
+  (`agents` are then copies of the same configuration, for the header)."""
+  if agent_arrays is None:
+    agent_arrays = [agent.checkpoint_arrays() for agent in agents]
   arrays = {"game": str(game), **extra}
-  for p, agent in enumerate(agents):
-    for key, value in agent.checkpoint_arrays().items():
+  for p, part in enumerate(agent_arrays):
+    for key, value in part.items():
       arrays[f"agent{p}/{key}"] = value
   header = agents[0].checkpoint_header("NFSP", game, **(settings or {}))
   return checkpoints.write(path, header, arrays, progress)
 
 
-def restore_agents(path, game, agents, settings=None):
-  """Restores `save_agents`' file into `agents`; returns its `extra` arrays.
-  Another game, configuration, loop `settings` or agent size stops it
-  (`checkpoints.CheckpointError`) before any agent changes."""
+def read_agents(path, game, agents, settings=None):
+  """Reads and checks `save_agents`' file for `agents` (or copies of the same
+  configuration): returns (each agent's `checkpoint_arrays()`, the `extra`
+  arrays). Another game, configuration, loop `settings` or agent size raises
+  `checkpoints.CheckpointError`."""
   expected = agents[0].checkpoint_header("NFSP", game, **(settings or {}))
   data = checkpoints.read(path, expected, IGNORED_FIELDS, NFSPConfig())
   parts = [{k[len(f"agent{p}/"):]: v for k, v in data.items()
@@ -599,6 +647,13 @@ def restore_agents(path, game, agents, settings=None):
            and k != "game"}
   for agent, part in zip(agents, parts):
     agent.check_checkpoint_arrays(part, path)
+  return parts, extra
+
+
+def restore_agents(path, game, agents, settings=None):
+  """Restores `save_agents`' file into `agents`; returns its `extra` arrays.
+  A checkpoint `read_agents` refuses changes no agent."""
+  parts, extra = read_agents(path, game, agents, settings)
   for agent, part in zip(agents, parts):
     agent.load_checkpoint_arrays(part, path)
   return extra

@@ -246,7 +246,10 @@ def make_games(game, num_games, rng, backend="auto", max_nodes=200_000):
 class SelfPlay:
   """Trains one NFSP agent per player on `num_games` simultaneous games."""
 
-  def __init__(self, game, agents, num_games=128, seed=0, backend="auto"):
+  def __init__(self, game, agents, num_games=128, seed=0, backend="auto",
+               learn=True):
+    """`learn=False`: the agents only act and record, their learning calls
+    are made elsewhere (an actor of `nfsp_spiel.distributed`)."""
     if len(agents) != game.num_players():
       raise ValueError(f"{len(agents)} agents for a {game.num_players()}-"
                        "player game")
@@ -260,6 +263,7 @@ class SelfPlay:
       raise ValueError(f"num_games={num_games}: must be at least 1")
     self.game = game
     self.agents = agents
+    self._learn = learn
     self._seed = seed
     self._rng = np.random.default_rng(seed)
     self.games = make_games(game, num_games, self._rng, backend)
@@ -306,7 +310,8 @@ class SelfPlay:
       self.games.apply(games, actions)
     # Before the episodes' ends reach the agents: with one game, a lockstep
     # is one agent's step, and this is where its own `step` learns.
-    nfsp_lib.learn_together(self.agents, due)
+    if self._learn:
+      nfsp_lib.learn_together(self.agents, due)
     finished = np.flatnonzero(self.games.current_player() == _TERMINAL)
     if finished.size:
       self._finish(finished)
