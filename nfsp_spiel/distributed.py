@@ -126,6 +126,16 @@ class Learner:
     self.agents = nfsp_lib.agents_for(self.game, config, seed)
     self.episodes = 0
     self._published = (None, None)  # (version, weights' object reference)
+    self._game_bases = {}  # (actor, start) -> its games' first number
+    self._next_game = 0
+
+  def _game_base(self, actor, num_games):
+    """The number of an actor start's game 0: ARM's records carry their
+    game, and the n-step returns must never join two starts' games."""
+    if actor not in self._game_bases:
+      self._game_bases[actor] = self._next_game
+      self._next_game += num_games
+    return float(self._game_bases[actor])
 
   @property
   def version(self):
@@ -135,8 +145,13 @@ class Learner:
   def receive(self, chunk):
     """Adds an actor's chunk and makes the learning calls it made due;
     returns `publication()`."""
-    due = [agent.add_records(rl, sl, steps) for agent, (rl, sl, steps)
-           in zip(self.agents, chunk["records"])]
+    base = self._game_base(chunk["actor"], chunk["games"])
+    due = []
+    for agent, (rl, sl, steps) in zip(self.agents, chunk["records"]):
+      if agent.best_response_learner.needs_games:
+        rl = rl.copy()  # Ray's arrays are read-only views of its store
+        rl[:, -1] += base
+      due.append(agent.add_records(rl, sl, steps))
     for agent in self.agents:
       agent.episodes += chunk["episodes"]
     self.episodes += chunk["episodes"]
@@ -178,36 +193,36 @@ class Learner:
       agent.load_checkpoint_arrays(part, path)
     self.episodes = episodes
     self._published = (None, None)
+    # Games in flight at the save are gone: new starts number theirs after.
+    self._game_bases = {}
+    self._next_game = max([0] + [
+        int(agent.rl_memory[:, -1].max()) + 1 for agent in self.agents
+        if agent.best_response_learner.needs_games and len(agent.rl_memory)])
 
 
 class SelfPlayActor:
   """Batched self-play with acting copies of the agents (a Ray actor's
-  class); it starts its games at its first `play` call."""
+  class). A first start is seeded by (run seed, actor); one Ray restarts
+  takes fresh entropy, so that it never replays the games of an earlier
+  start."""
 
   def __init__(self, game_name, config, seed, index, distributed):
-    self.game = _load_game(game_name)
-    self._config = config
-    self._seed = seed
+    ray = import_ray()
+    game = _load_game(game_name)
+    restarted = ray.get_runtime_context().was_current_actor_reconstructed
+    self.start = (int(np.random.SeedSequence().entropy % 2**62) if restarted
+                  else 0)
+    seeds = np.random.SeedSequence([seed, index, self.start, _ACTOR_SEED_TAG]
+                                   ).generate_state(2)
+    agents = nfsp_lib.agents_for(game, config, int(seeds[0]))
+    self.selfplay = selfplay.SelfPlay(
+        game, agents, distributed.num_games, seed=int(seeds[1]),
+        backend=distributed.backend, learn=False)
     self._index = index
-    self._distributed = distributed
-    self._epoch = None  # the driver's count of this actor's starts
+    self._refresh_every = distributed.refresh_every
+    self._locksteps = distributed.locksteps
     self._chunks = 0
     self._version = None
-
-  def _start(self, epoch):
-    """New agents and games, seeded by (run seed, actor, start)."""
-    sequence = np.random.SeedSequence([self._seed, self._index, epoch,
-                                       _ACTOR_SEED_TAG])
-    seeds = sequence.generate_state(2)
-    agents = nfsp_lib.agents_for(self.game, self._config, int(seeds[0]))
-    distributed = self._distributed
-    self.selfplay = selfplay.SelfPlay(
-        self.game, agents, distributed.num_games, seed=int(seeds[1]),
-        backend=distributed.backend, learn=False)
-    # ARM's records carry their game: numbered apart per actor and start.
-    self._game_offset = float((epoch * distributed.num_actors + self._index)
-                              * distributed.num_games)
-    self._epoch, self._chunks, self._version = epoch, 0, None
 
   def _refresh(self, publications):
     """Loads the newest of the `publications` ready (references to
@@ -215,7 +230,7 @@ class SelfPlayActor:
     ray = import_ray()
     if self._version is None:
       ray.wait(publications[:1])
-    elif self._chunks % self._distributed.refresh_every:
+    elif self._chunks % self._refresh_every:
       return
     ready = set(ray.wait(publications, num_returns=len(publications),
                          timeout=0)[0])
@@ -232,26 +247,23 @@ class SelfPlayActor:
       agent.steps = steps  # the epsilon schedule counts the player's steps
     self._version = publication["version"]
 
-  def play(self, publications, epoch):
+  def play(self, publications):
     """Plays a chunk with the newest weights among `publications` (see
     `_refresh`); returns (summary, chunk)."""
-    if epoch != self._epoch:
-      self._start(epoch)
     self._refresh(publications)
     loop = self.selfplay
     episodes, steps = loop.episodes, [a.steps for a in loop.agents]
-    for _ in range(self._distributed.locksteps):
+    for _ in range(self._locksteps):
       loop.step()
     records = []
     for p, agent in enumerate(loop.agents):
       rl, sl = agent.take_records()
-      if agent.best_response_learner.needs_games:
-        rl[:, -1] += self._game_offset
       records.append((rl, sl, agent.steps - steps[p]))
     self._chunks += 1
-    chunk = {"records": records, "episodes": loop.episodes - episodes}
+    chunk = {"records": records, "episodes": loop.episodes - episodes,
+             "actor": (self._index, self.start), "games": loop.num_games}
     summary = {"episodes": chunk["episodes"], "version": self._version,
-               "steps": sum(r[2] for r in records)}
+               "steps": sum(r[2] for r in records), "start": self.start}
     return summary, chunk
 
 
@@ -279,7 +291,7 @@ class DistributedSelfPlay:
         SelfPlayActor)
     self.actors = [actor_class.remote(name, config, seed, i, distributed)
                    for i in range(distributed.num_actors)]
-    self._epochs = [0] * distributed.num_actors
+    self._starts = [0] * distributed.num_actors
     self._failing_since = [None] * distributed.num_actors
     self._in_flight = {}  # summary reference -> (actor, chunk reference)
     # The learner's calls not known to be done, and its last publications
@@ -288,7 +300,9 @@ class DistributedSelfPlay:
     self._publications = collections.deque(maxlen=distributed.num_actors + 1)
     self._publications.append(self.learner.publication.remote())
     self.episodes = 0
-    self.lost_chunks = 0
+    self.chunks = [0] * distributed.num_actors  # received, per actor
+    self.restarts = 0  # actor starts after the first (Ray's restarts)
+    self.lost_chunks = 0  # chunks of actors that died while playing them
     # Per chunk: game steps the learner had received when the chunk arrived
     # minus those it had when it published the weights the chunk played.
     self.staleness = []
@@ -296,7 +310,7 @@ class DistributedSelfPlay:
 
   def _submit(self, index):
     summary, chunk = self.actors[index].play.options(num_returns=2).remote(
-        list(self._publications), self._epochs[index])
+        list(self._publications))
     self._in_flight[summary] = (index, chunk)
 
   def play(self, num_episodes):
@@ -317,6 +331,10 @@ class DistributedSelfPlay:
         self._actor_failed(index, error)
       else:
         self._failing_since[index] = None
+        self.chunks[index] += 1
+        if summary["start"] != self._starts[index]:
+          self._starts[index] = summary["start"]
+          self.restarts += 1
         self._receiving.append(self.learner.receive.remote(chunk))
         self._publications.append(self._receiving[-1])
         # Back-pressure: actors wait while the learner is behind by more
@@ -341,7 +359,6 @@ class DistributedSelfPlay:
     if self._failing_since[index] is None:  # not a retry during its restart
       self.lost_chunks += 1
     self._failing_since[index] = since
-    self._epochs[index] += 1
     time.sleep(0.5)  # while Ray restarts it
 
   def _sync(self):
