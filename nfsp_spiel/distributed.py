@@ -92,7 +92,7 @@ class DistributedConfig:
   """
   num_actors: int = 2
   num_games: int = 128
-  locksteps: int = 32
+  locksteps: int = 8
   refresh_every: int = 1
   backend: str = "auto"
   learner_gpus: float = 0.0
@@ -118,6 +118,22 @@ def _load_game(name):
   return pyspiel.load_game(name)  # the package's games are registered now
 
 
+_MOST_CALLS = 8  # fused learning calls per compiled call
+
+
+def _call_groups(due):
+  """Splits each agent's due learning calls into `learn_together` groups of
+  a power of two (up to `_MOST_CALLS`) calls, the same for every agent
+  with calls left: it compiles a function per group shape, and a chunk's
+  counts vary, so that few shapes ever compile."""
+  due = list(due)
+  while any(due):
+    least = min(d for d in due if d)
+    size = min(_MOST_CALLS, 1 << (least.bit_length() - 1))
+    yield [size if d else 0 for d in due]
+    due = [d - size if d else 0 for d in due]
+
+
 class Learner:
   """The agents, their memories and networks (a Ray actor's class)."""
 
@@ -128,6 +144,7 @@ class Learner:
     self._published = (None, None)  # (version, weights' object reference)
     self._game_bases = {}  # (actor, start) -> its games' first number
     self._next_game = 0
+    self.busy_seconds = 0.0  # in `receive`: where a learner saturates
 
   def _game_base(self, actor, num_games):
     """The number of an actor start's game 0: ARM's records carry their
@@ -145,6 +162,7 @@ class Learner:
   def receive(self, chunk):
     """Adds an actor's chunk and makes the learning calls it made due;
     returns `publication()`."""
+    started = time.perf_counter()
     base = self._game_base(chunk["actor"], chunk["games"])
     due = []
     for agent, (rl, sl, steps) in zip(self.agents, chunk["records"]):
@@ -155,11 +173,11 @@ class Learner:
     for agent in self.agents:
       agent.episodes += chunk["episodes"]
     self.episodes += chunk["episodes"]
-    # One call at a time, as one process makes them: `learn_together`
-    # compiles a function per count of calls, and a chunk's counts vary.
-    for call in range(max(due)):
-      nfsp_lib.learn_together(self.agents, [int(d > call) for d in due])
-    return self.publication()
+    for calls in _call_groups(due):
+      nfsp_lib.learn_together(self.agents, calls)
+    publication = self.publication()
+    self.busy_seconds += time.perf_counter() - started
+    return publication
 
   def publication(self):
     """{"version", "steps" (per player), "weights": [reference to every
@@ -179,7 +197,7 @@ class Learner:
             "counters": [(agent.steps, agent.episodes) for agent in
                          self.agents],
             "losses": [agent.losses for agent in self.agents],
-            "episodes": self.episodes}
+            "episodes": self.episodes, "busy_seconds": self.busy_seconds}
 
   def diagnostics(self):
     """`nfsp.diagnostics` (it reads M_SL, which only the learner holds)."""
@@ -250,6 +268,7 @@ class SelfPlayActor:
   def play(self, publications):
     """Plays a chunk with the newest weights among `publications` (see
     `_refresh`); returns (summary, chunk)."""
+    started = time.perf_counter()
     self._refresh(publications)
     loop = self.selfplay
     episodes, steps = loop.episodes, [a.steps for a in loop.agents]
@@ -263,7 +282,9 @@ class SelfPlayActor:
     chunk = {"records": records, "episodes": loop.episodes - episodes,
              "actor": (self._index, self.start), "games": loop.num_games}
     summary = {"episodes": chunk["episodes"], "version": self._version,
-               "steps": sum(r[2] for r in records), "start": self.start}
+               "steps": sum(r[2] for r in records), "start": self.start,
+               "bytes": sum(rl.nbytes + sl.nbytes for rl, sl, _ in records),
+               "seconds": time.perf_counter() - started}
     return summary, chunk
 
 
@@ -302,11 +323,15 @@ class DistributedSelfPlay:
     self.episodes = 0
     self.chunks = [0] * distributed.num_actors  # received, per actor
     self.restarts = 0  # actor starts after the first (Ray's restarts)
+    # Summed over received chunks: actors' seconds in `play`, bytes sent.
+    self.actor_seconds = 0.0
+    self.bytes = 0
+    self.learner_seconds = 0.0  # the learner's in `receive`, at `_sync`
     self.lost_chunks = 0  # chunks of actors that died while playing them
     # Per chunk: game steps the learner had received when the chunk arrived
     # minus those it had when it published the weights the chunk played.
     self.staleness = []
-    self._steps_received = 0
+    self.steps = 0  # game steps (all players') sent to the learner
 
   def _submit(self, index):
     summary, chunk = self.actors[index].play.options(num_returns=2).remote(
@@ -342,8 +367,10 @@ class DistributedSelfPlay:
         while len(self._receiving) > len(self.actors):
           ray.get(self._receiving.popleft())
         self.episodes += summary["episodes"]
-        self.staleness.append(self._steps_received - summary["version"])
-        self._steps_received += summary["steps"]
+        self.staleness.append(self.steps - summary["version"])
+        self.actor_seconds += summary["seconds"]
+        self.bytes += summary["bytes"]
+        self.steps += summary["steps"]
       self._submit(index)
     self._sync()
     return self.episodes
@@ -370,6 +397,7 @@ class DistributedSelfPlay:
         snapshot["losses"]):
       agent.load_acting_weights(weights)
       agent.steps, agent.episodes, agent.losses = steps, episodes, losses
+    self.learner_seconds = snapshot["busy_seconds"]
     if snapshot["episodes"] != self.episodes:
       raise AssertionError(f"the learner has {snapshot['episodes']} episodes, "
                            f"the driver counted {self.episodes}")
@@ -404,7 +432,7 @@ class DistributedSelfPlay:
     self._publications.clear()
     self._publications.append(self.learner.publication.remote())
     self._sync()
-    self._steps_received = sum(agent.steps for agent in self.agents)
+    self.steps = sum(agent.steps for agent in self.agents)
     return self
 
   def close(self):
