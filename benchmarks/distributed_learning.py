@@ -3,11 +3,13 @@ average policy against training episodes on Leduc (the NFSP paper's
 settings, `NFSPConfig.leduc()`), for the single-process batched driver and
 for `nfsp_spiel.distributed` with `--actors` actors at each `--locksteps`
 chunk size (larger chunks: older acting weights), over `--seeds`. Writes
-every evaluation to `--csv` and prints mean and range per variant.
+every evaluation to `--csv` and prints mean and range per variant
+(`--table_only` reprints that table from an existing `--csv`).
 
   python benchmarks/distributed_learning.py --episodes 1000000 --seeds 0,1,2
 """
 
+import collections
 import csv
 import time
 
@@ -33,6 +35,7 @@ flags.DEFINE_list("locksteps", ["8", "32"], "Chunk sizes of the distributed "
                   "runs (locksteps of 128 games).")
 flags.DEFINE_string("csv", "benchmarks/results/distributed_learning.csv",
                     "Where the rows go.")
+flags.DEFINE_bool("table_only", False, "Only print the table of `--csv`.")
 
 
 def _run(game, seed, locksteps):
@@ -60,15 +63,45 @@ def _run(game, seed, locksteps):
   return rows
 
 
+def _table(csv_path):
+  """Mean (min-max) exploitability over seeds per variant and evaluation."""
+  rows = collections.defaultdict(list)  # (variant, seed) -> rows in order
+  with open(csv_path, newline="") as lines:
+    for row in csv.DictReader(lines):
+      rows[row["variant"], row["seed"]].append(row)
+  variants = list(dict.fromkeys(name for name, _ in rows))
+  seeds = list(dict.fromkeys(seed for _, seed in rows))
+  points = len(rows[variants[0], seeds[0]])
+  targets = sorted(int(e) for e in FLAGS.evaluate_at)[:points]
+  lines = [f"{FLAGS.game}: exploitability, mean (min-max) over seeds "
+           f"{','.join(seeds)} (each run evaluated at its first chunk "
+           "boundary past the target)\n",
+           "| variant | weights' age (steps) | " + " | ".join(
+               f"{target:,} episodes" for target in targets) + " |",
+           "| --- | ---: |" + " ---: |" * points]
+  for name in variants:
+    runs = [rows[name, seed] for seed in seeds]
+    cells = []
+    for i in range(points):
+      values = [float(run[i]["exploitability"]) for run in runs]
+      cells.append(f"{np.mean(values):.3f} ({min(values):.3f}-"
+                   f"{max(values):.3f})")
+    age = np.mean([float(run[-1]["weights_age_steps"]) for run in runs])
+    lines.append(f"| {name} | {age:,.0f} | " + " | ".join(cells) + " |")
+  return "\n".join(lines)
+
+
 def main(argv):
   del argv
+  if FLAGS.table_only:
+    print(_table(FLAGS.csv))
+    return
   game = pyspiel.load_game(FLAGS.game)
   distributed.import_ray().init(num_cpus=FLAGS.actors + 1,
                                 include_dashboard=False, log_to_driver=False)
   variants = [("one process", None)] + [
       (f"{FLAGS.actors} actors, {n} locksteps", int(n))
       for n in FLAGS.locksteps]
-  results = {}
   with open(FLAGS.csv, "w", newline="") as out:
     writer = csv.writer(out)
     writer.writerow(["variant", "seed", "episodes", "exploitability",
@@ -80,25 +113,9 @@ def main(argv):
         for episodes, value, age in rows:
           writer.writerow([name, seed, episodes, f"{value:.5f}", f"{age:.0f}"])
         out.flush()
-        results[name, seed] = rows
         print(f"{name}, seed {seed}: {[round(r[1], 3) for r in rows]} "
               f"({time.perf_counter() - started:.0f} s)", flush=True)
-  points = sorted(int(e) for e in FLAGS.evaluate_at
-                  if int(e) <= FLAGS.episodes)
-  print(f"\n{FLAGS.game}: exploitability, mean (min-max) over seeds "
-        f"{','.join(FLAGS.seeds)}\n")
-  print("| variant | weights' age (steps) | " + " | ".join(
-      f"{p:,} episodes" for p in points) + " |")
-  print("| --- | ---: |" + " ---: |" * len(points))
-  for name, _ in variants:
-    runs = [results[name, int(s)] for s in FLAGS.seeds]
-    cells = []
-    for i in range(len(points)):
-      values = [run[i][1] for run in runs]
-      cells.append(f"{np.mean(values):.3f} ({min(values):.3f}-"
-                   f"{max(values):.3f})")
-    age = np.mean([run[-1][2] for run in runs])
-    print(f"| {name} | {age:,.0f} | " + " | ".join(cells) + " |")
+  print("\n" + _table(FLAGS.csv))
 
 
 if __name__ == "__main__":

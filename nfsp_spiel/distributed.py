@@ -30,10 +30,10 @@ and the learner's batches. What differs is the acting weights' age: one
 process acts with weights at most one lockstep (`num_games` steps) old, an
 actor with those of its last refresh; `staleness` records, per chunk, how
 many game steps the learner had received when its weights were published
-and when its records arrived (see benchmarks/distributed_episodes.py for its
-effect on learning). NFSP-ARM is served by the same mechanism: its records
-carry their game, numbered per actor and actor start so that the learner's
-n-step returns never join two actors' games.
+and when its records arrived (benchmarks/distributed_learning.py measures
+its effect on learning). NFSP-ARM is served by the same mechanism: its
+records carry their game, numbered per actor and actor start so that the
+learner's n-step returns never join two actors' games.
 
 Fault tolerance: Ray restarts a dead actor (`max_restarts`); the driver
 counts the chunk it had in flight as lost (`lost_chunks`: that actor's
