@@ -9,9 +9,19 @@ checkpoint (`nfsp_spiel.run_directory`).
 
   python examples/smooth_uct.py --game leduc_poker --preset leduc \\
       --episodes 100000000
+
+On Limit Hold'em (`--game nfsp_lhe`, `smooth_uct_lhe`: the E[HS^2]
+abstraction, thesis sec. 3.5.3) no exploitability is computable: each
+evaluation plays the greedy profile (the thesis' evaluation) against the
+fixed baselines in mbb/h with duplicate deals, and `--seconds` bounds the
+training time (the thesis' runs were time-budgeted):
+
+  python examples/smooth_uct.py --game nfsp_lhe --seconds 3600 \\
+      --eval_every 1e9 --episodes 1e12
 """
 
 import functools
+import time
 
 from absl import app
 from absl import flags
@@ -19,26 +29,35 @@ from absl import flags
 import nfsp_spiel  # noqa: F401
 from nfsp_spiel import evaluation
 from nfsp_spiel import smooth_uct
+from nfsp_spiel import smooth_uct_lhe
 import run_flags  # examples/run_flags.py
 
 FLAGS = flags.FLAGS
 run_flags.define_flags("runs/smooth_uct")
 flags.DEFINE_string("game", "kuhn_poker", "OpenSpiel game string.")
-flags.DEFINE_enum("preset", None, ["kuhn", "leduc", "uct_kuhn", "uct_leduc"],
-                  "Thesis parameters: Smooth UCT or UCT, Kuhn or Leduc "
-                  "(default: Smooth UCT's for the game, Kuhn or Leduc).")
+flags.DEFINE_enum("preset", None, ["kuhn", "leduc", "lhe", "uct_kuhn",
+                                    "uct_leduc", "uct_lhe"],
+                  "Thesis parameters: Smooth UCT or UCT, Kuhn, Leduc or "
+                  "Limit Hold'em (default: Smooth UCT's for the game).")
 flags.DEFINE_float("c", None, "Override the exploration constant.")
 run_flags.define_count("episodes", 1_000_000, "Total episodes.")
 run_flags.define_count("eval_every", 100_000, "Episodes between evaluations.")
 flags.DEFINE_integer("seed", 0, "Random seed.")
+flags.DEFINE_float("seconds", None, "Training seconds (wall clock, "
+                   "evaluations excluded) after which the run stops; "
+                   "default: none.")
+run_flags.define_count("eval_deals", 1000, "nfsp_lhe: duplicate deals per "
+                       "baseline match.")
 
 PRESETS = {"kuhn": smooth_uct.SmoothUCTConfig(),
            "leduc": smooth_uct.LEDUC,
            "uct_kuhn": smooth_uct.uct_config(2.0),
-           "uct_leduc": smooth_uct.uct_config(20.0)}
-# The games the thesis' parameters were tuned on (sec. 3.3).
+           "uct_leduc": smooth_uct.uct_config(20.0),
+           "lhe": smooth_uct_lhe.LHE, "uct_lhe": smooth_uct_lhe.UCT_LHE}
+# The games the thesis ran Smooth UCT on (sec. 3.3, 3.5.3).
 GAME_PRESETS = {"kuhn_poker": "kuhn", "leduc_poker": "leduc",
-                "nfsp_leduc": "leduc"}
+                "nfsp_leduc": "leduc", "nfsp_lhe": "lhe"}
+LHE_METRIC = "mbb_per_hand_vs_equity_threshold"
 
 
 def preset(game):
@@ -48,14 +67,33 @@ def preset(game):
   name = game.get_type().short_name
   if name not in GAME_PRESETS:
     raise app.UsageError(f"--game={FLAGS.game}: the thesis tuned Smooth UCT "
-                         "on Kuhn and Leduc poker only; choose --preset "
+                         "on Kuhn, Leduc and Limit Hold'em only; choose --preset "
                          f"({', '.join(PRESETS)}) and maybe --c")
   return GAME_PRESETS[name]
 
 
-def plot(label, curve, png):
-  evaluation.plot_curves({label: curve}, png, loglog=True, title=FLAGS.game,
+def plot(label, metric, curve, png):
+  evaluation.plot_curves({label: curve}, png, metric=metric,
+                         loglog=metric == "exploitability", title=FLAGS.game,
                          xlabel="episodes")
+
+
+def evaluate(game, search):
+  """Exploitability of the average policy, or on Limit Hold'em the greedy
+  profile's mbb/h against each baseline (duplicate deals)."""
+  if not isinstance(search, smooth_uct_lhe.SmoothUCTLHE):
+    return {"exploitability": search.exploitability()}
+  greedy = search.greedy_policy()
+  baselines = {"always_call": evaluation.baselines.AlwaysCall(game),
+               "always_raise": evaluation.baselines.AlwaysRaise(game),
+               "equity_threshold": evaluation.baselines.EquityThreshold(game)}
+  row = {}
+  for name, baseline in baselines.items():
+    match = evaluation.head_to_head(game, greedy, baseline,
+                                    num_deals=FLAGS.eval_deals, seed=0)
+    row[f"mbb_per_hand_vs_{name}"] = match.mbb_per_hand
+    row[f"mbb_stderr_vs_{name}"] = match.mbb_stderr
+  return row
 
 
 def main(argv):
@@ -63,21 +101,36 @@ def main(argv):
   game = run_flags.load_game(FLAGS.game)
   name = preset(game)
   config = PRESETS[name]
+  search_class = (smooth_uct_lhe.SmoothUCTLHE
+                  if game.get_type().short_name == "nfsp_lhe" else
+                  smooth_uct.SmoothUCT)
+  metric = (LHE_METRIC if search_class is smooth_uct_lhe.SmoothUCTLHE else
+            "exploitability")
   overrides = {} if FLAGS.c is None else {"c": FLAGS.c}
   run, search = run_flags.open_run(
-      functools.partial(plot, name),
-      lambda path: smooth_uct.SmoothUCT.restore(game, path, config,
-                                                FLAGS.seed, **overrides),
-      lambda: smooth_uct.SmoothUCT(game, config, FLAGS.seed, **overrides))
-  run.open_curve(search.episodes)
-  print(f"{game} at {search.episodes} episodes, {run.seconds:.1f} s: "
+      functools.partial(plot, name, metric),
+      lambda path: search_class.restore(game, path, config, FLAGS.seed,
+                                        **overrides),
+      lambda: search_class(game, config, FLAGS.seed, **overrides))
+  # The training clock (evaluations excluded) continues from the checkpoint.
+  training = run.open_curve(search.episodes).get("training_seconds", 0.0)
+  print(f"{game} at {search.episodes} episodes, {training:.1f} s training: "
         f"preset {name}, {search.config}")
-  while search.episodes < FLAGS.episodes:
-    search.run(min(FLAGS.eval_every, FLAGS.episodes - search.episodes))
-    row = run.log(search.episodes, exploitability=search.exploitability())
-    run.save(search.save, search.episodes)
-    print(f"{row['step']:.0f} episodes, {row['seconds']:.1f} s, "
-          f"exploitability {row['exploitability']:.4f}", flush=True)
+  seconds = FLAGS.seconds if FLAGS.seconds is not None else float("inf")
+  while search.episodes < FLAGS.episodes and training < seconds:
+    target = min(FLAGS.eval_every, FLAGS.episodes - search.episodes)
+    started, done = time.perf_counter(), 0
+    while done < target and training + time.perf_counter() - started < (
+        seconds):  # --seconds is checked every 10^6 episodes
+      chunk = min(1_000_000, target - done)
+      search.run(chunk)
+      done += chunk
+    training += time.perf_counter() - started
+    row = run.log(search.episodes, training_seconds=training,
+                  **evaluate(game, search))
+    run.save(search.save, search.episodes, training_seconds=training)
+    print(f"{row['step']:.0f} episodes, {training:.1f} s training, "
+          f"{metric} {row[metric]:.4f}", flush=True)
   run.plot()
   print(run.summary())
 

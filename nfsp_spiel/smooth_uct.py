@@ -167,8 +167,9 @@ class GameTree:
 
 
 @numba.njit(cache=True)
-def _select(u, n, counts, action_counts, q, gamma, eta0, d, c):
-  """Smooth UCB (Alg. 3) at tree node u with n actions: a child index."""
+def select(u, n, counts, action_counts, q, gamma, eta0, d, c):
+  """Smooth UCB (Alg. 3) at tree node u with n actions: a child index.
+  Shared by every simulation kernel (this module's, smooth_uct_lhe's)."""
   eta = max(gamma, eta0 / (1.0 + d * np.sqrt(counts[u])))
   if np.random.random() < eta:  # UCB, unvisited actions first, random ties
     best, best_value, ties = 0, -np.inf, 0
@@ -196,7 +197,7 @@ def _select(u, n, counts, action_counts, q, gamma, eta0, d, c):
 @numba.njit(cache=True)
 def _simulate(num_episodes, seed, player, infoset, child_start, num_children,
               children, chance_cumulative, utility, counts, action_counts, q,
-              expanded, gamma, eta0, d, c, max_depth):
+              gamma, eta0, d, c, max_depth):
   """Runs `num_episodes` episodes of Alg. 1, updating the tables in place.
 
   `c` holds each information state's exploration constant.
@@ -218,49 +219,117 @@ def _simulate(num_episodes, seed, player, infoset, child_start, num_children,
         k = np.random.randint(n)  # rollout
       else:
         u = infoset[node]
-        if not expanded[u]:  # expand, then roll out for this player
-          expanded[u] = True
+        if counts[u] == 0:  # expand, then roll out for this player
           k = np.random.randint(n)
           if acting == 0:
             out_of_tree0 = True
           else:
             out_of_tree1 = True
         else:
-          k = _select(u, n, counts, action_counts, q, gamma, eta0, d, c[u])
+          k = select(u, n, counts, action_counts, q, gamma, eta0, d, c[u])
         path_u[depth], path_k[depth], path_p[depth] = u, k, acting
         depth += 1
       node = children[first + k]
-    return0 = utility[node]
-    for i in range(depth):
-      u, k = path_u[i], path_k[i]
-      r = return0 if path_p[i] == 0 else -return0
-      counts[u] += 1.0
-      action_counts[u, k] += 1.0
-      q[u, k] += (r - q[u, k]) / action_counts[u, k]
+    backup(path_u, path_k, path_p, depth, utility[node], counts,
+           action_counts, q)
 
 
-class SmoothUCT:
+@numba.njit(cache=True)
+def backup(path_u, path_k, path_p, depth, return0, counts, action_counts, q):
+  """Alg. 1's update of the episode's first `depth` in-tree (information
+  state, action) pairs with their player's return (zero-sum: player 1's is
+  -return0)."""
+  for i in range(depth):
+    u, k = path_u[i], path_k[i]
+    r = return0 if path_p[i] == 0 else -return0
+    counts[u] += 1.0
+    action_counts[u, k] += 1.0
+    q[u, k] += (r - q[u, k]) / action_counts[u, k]
+
+
+class TableSearch:
+  """Smooth UCT's tables over `num_infosets` information states, N(u),
+  N(u, a) and Q(u, a) (u is in the tree once visited: N(u) > 0), and what is
+  built on them alone: checkpoints, agents and bots. A subclass simulates
+  (`run`) and reads the tables as policies (`average_policy`).
+
+  The three tables are views of one array with a row per information state,
+  padded to 64 bytes: a simulation's visit to u then reads one cache line,
+  where three arrays cost three cache misses once the tables outgrow the
+  cache (Limit Hold'em's are 87 MB).
+  """
+
+  _TABLES = ("counts", "action_counts", "q")
+
+  def __init__(self, game, config, seed, num_infosets, width, overrides):
+    self.config = dataclasses.replace(config or SmoothUCTConfig(), **overrides)
+    self.game = game
+    row = -(-(1 + 2 * width) // 8) * 8  # float64s, a multiple of 64 bytes
+    self._rows = np.zeros((num_infosets, row))
+    self.counts = self._rows[:, 0]
+    self.action_counts = self._rows[:, 1:1 + width]
+    self.q = self._rows[:, 1 + width:1 + 2 * width]
+    self.episodes = 0
+    self._seed = seed
+    self._rng = np.random.default_rng(seed)
+
+  @property
+  def expanded(self):
+    """Which information states are in the tree (visited: Alg. 1 updates a
+    state in the episode that adds it)."""
+    return self.counts > 0
+
+  def agent(self, player_id, seed=0):
+    """An OpenSpiel `rl_agent.AbstractAgent` playing the average policy."""
+    return self.average_policy().agent(player_id, seed)
+
+  def bot(self, player_id, seed=0):
+    """A `pyspiel.Bot` playing the average policy (for `evaluate_bots`)."""
+    return policy_bot.PolicyBot(player_id, np.random.RandomState(seed),
+                                self.average_policy())
+
+  def checkpoint_header(self):
+    """What this search's checkpoints hold: the game, config and seed."""
+    return checkpoints.header("Smooth UCT", self.game,
+                              {**dataclasses.asdict(self.config),
+                               "seed": self._seed})
+
+  def save(self, path, progress=None):
+    """Checkpoints the tables and counters, with a training run's `progress`
+    (`run_directory`) beside them."""
+    return checkpoints.save(path, self.checkpoint_header(), self._rng,
+                            progress, episodes=self.episodes,
+                            **{name: getattr(self, name)
+                               for name in self._TABLES})
+
+  @classmethod
+  def restore(cls, game, path, config=None, seed=0, **overrides):
+    """A search resumed from `save`'s checkpoint; one of another algorithm,
+    game, config or seed raises `checkpoints.CheckpointError`."""
+    search = cls(game, config, seed, **overrides)
+    data = checkpoints.load(path, search.checkpoint_header(), search._rng)  # pylint: disable=protected-access
+    checkpoints.check_shapes(path, data, {
+        name: getattr(search, name) for name in cls._TABLES})
+    for name in cls._TABLES:
+      getattr(search, name)[:] = data[name]
+    search.episodes = int(data["episodes"])
+    return search
+
+
+class SmoothUCT(TableSearch):
   """Smooth UCT self-play search over a whole game; see the module docstring."""
 
   def __init__(self, game, config: Optional[SmoothUCTConfig] = None, seed=0,
                **overrides):
-    self.config = dataclasses.replace(config or SmoothUCTConfig(), **overrides)
-    self.game = game
     self.form = sequence_form.SequenceForm(game)
     self.tree = GameTree(game, self.form)
-    width = self.num_actions = game.num_distinct_actions()
-    n = self.tree.num_infosets
-    self.counts = np.zeros(n)
-    self.action_counts = np.zeros((n, width))
-    self.q = np.zeros((n, width))
-    self.expanded = np.zeros(n, np.bool_)
+    self.num_actions = game.num_distinct_actions()
+    super().__init__(game, config, seed, self.tree.num_infosets,
+                     self.num_actions, overrides)
     cfg = self.config
-    self.exploration = (np.full(n, cfg.c) if cfg.exploration_cap is None else
-                        self.tree.exploration(cfg.exploration_cap,
-                                              cfg.exploration_k))
-    self.episodes = 0
-    self._seed = seed
-    self._rng = np.random.default_rng(seed)
+    self.exploration = (
+        np.full(self.tree.num_infosets, cfg.c) if cfg.exploration_cap is None
+        else self.tree.exploration(cfg.exploration_cap, cfg.exploration_k))
     self._max_depth = game.max_game_length() + 1
 
   def run(self, num_episodes):
@@ -270,8 +339,8 @@ class SmoothUCT:
     _simulate(int(num_episodes), int(self._rng.integers(2**31)), t.player,
               t.infoset, t.child_start, t.num_children, t.children,
               t.chance_cumulative, t.utility, self.counts, self.action_counts,
-              self.q, self.expanded, cfg.gamma, cfg.eta0, cfg.d,
-              self.exploration, self._max_depth)
+              self.q, cfg.gamma, cfg.eta0, cfg.d, self.exploration,
+              self._max_depth)
     self.episodes += num_episodes
 
   def _strategies(self, table, greedy):
@@ -307,40 +376,3 @@ class SmoothUCT:
 
   def exploitability(self):
     return evaluation.exploitability(self.game, self.average_policy())
-
-  def agent(self, player_id, seed=0):
-    """An OpenSpiel `rl_agent.AbstractAgent` playing the average policy."""
-    return self.average_policy().agent(player_id, seed)
-
-  def bot(self, player_id, seed=0):
-    """A `pyspiel.Bot` playing the average policy (for `evaluate_bots`)."""
-    return policy_bot.PolicyBot(player_id, np.random.RandomState(seed),
-                                self.average_policy())
-
-  def checkpoint_header(self):
-    """What this search's checkpoints hold: the game, config and seed."""
-    return checkpoints.header("Smooth UCT", self.game,
-                              {**dataclasses.asdict(self.config),
-                               "seed": self._seed})
-
-  def save(self, path, progress=None):
-    """Checkpoints the trees and counters, with a training run's `progress`
-    (`run_directory`) beside them."""
-    return checkpoints.save(path, self.checkpoint_header(), self._rng,
-                            progress, counts=self.counts,
-                            action_counts=self.action_counts, q=self.q,
-                            expanded=self.expanded, episodes=self.episodes)
-
-  @classmethod
-  def restore(cls, game, path, config=None, seed=0, **overrides):
-    """A search resumed from `save`'s checkpoint; one of another algorithm,
-    game, config or seed raises `checkpoints.CheckpointError`."""
-    search = cls(game, config, seed, **overrides)
-    data = checkpoints.load(path, search.checkpoint_header(), search._rng)  # pylint: disable=protected-access
-    checkpoints.check_shapes(path, data, {
-        name: getattr(search, name)
-        for name in ("counts", "action_counts", "q", "expanded")})
-    for name in ("counts", "action_counts", "q", "expanded"):
-      getattr(search, name)[:] = data[name]
-    search.episodes = int(data["episodes"])
-    return search

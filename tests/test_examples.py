@@ -4,6 +4,7 @@ import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 
@@ -82,11 +83,47 @@ def test_smooth_uct_takes_the_games_parameters(tmp_path):
   assert "preset leduc, SmoothUCTConfig(c=18.0," in out
   result = subprocess.run(
       [sys.executable, os.path.join(EXAMPLES, "smooth_uct.py"),
-       "--game=nfsp_lhe", f"--output_dir={tmp_path / 'lhe'}"],
+       "--game=river_poker", f"--output_dir={tmp_path / 'river'}"],
       capture_output=True, text=True, timeout=300, check=False)
   assert result.returncode == 1
-  assert "tuned Smooth UCT on Kuhn and Leduc poker only; choose --preset" in (
-      result.stderr + result.stdout)
+  assert ("tuned Smooth UCT on Kuhn, Leduc and Limit Hold'em only; choose "
+          "--preset") in result.stderr + result.stdout
+
+
+def test_smooth_uct_on_limit_holdem_runs_and_resumes(tmp_path):
+  """nfsp_lhe: the E[HS^2] search, evaluated against the baselines in mbb/h,
+  stopped by --seconds, resumed. The tables in the cache are stand-ins of
+  the real shapes (building the real ones takes minutes)."""
+  from nfsp_spiel import card_abstraction  # pylint: disable=g-import-not-at-top
+  card_abstraction.save_tables(tmp_path / "cache" / "ehs2", {
+      name: np.zeros(size, dtype) for name, size, dtype in zip(
+          card_abstraction.ROUND_NAMES, card_abstraction.INDEX_SIZES,
+          (np.uint8, np.uint16, np.uint16, np.uint8))})
+  command = [sys.executable, os.path.join(EXAMPLES, "smooth_uct.py"),
+             "--game=nfsp_lhe", "--eval_every=20000", "--eval_deals=10",
+             f"--output_dir={tmp_path / 'run'}"]
+  environment = {**os.environ, "NFSP_SPIEL_CACHE": str(tmp_path / "cache")}
+
+  def run(*flags):
+    result = subprocess.run(command + list(flags), capture_output=True,
+                            text=True, timeout=300, check=False,
+                            env=environment)
+    assert result.returncode == 0, result.stderr[-3000:]
+    return result.stdout
+
+  out = run("--episodes=40000")
+  assert "preset lhe, SmoothUCTConfig(c=24.0," in out
+  assert "40000 episodes" in out and "mbb_per_hand_vs_equity_threshold" in out
+  out = run("--episodes=1e9", "--eval_every=1e9", "--seconds=1.5")
+  assert "resumed from" in out and "at 40000 episodes" in out
+  with open(tmp_path / "run" / "curve.csv", encoding="utf-8") as curve:
+    header, *rows = curve.read().splitlines()
+  assert {"mbb_per_hand_vs_always_call", "mbb_stderr_vs_always_raise",
+          "training_seconds"} <= set(header.split(","))
+  steps = [int(row.split(",")[0]) for row in rows]
+  # The clock stopped the third evaluation's chunk (10^6 episodes each).
+  assert steps[:2] == [20000, 40000] and len(steps) == 3
+  assert 40000 < steps[2] < 1e8 and (steps[2] - 40000) % 1_000_000 == 0
 
 
 @pytest.mark.parametrize("value,error", [("2.5", "'2.5' is not a whole "

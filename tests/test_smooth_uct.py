@@ -41,12 +41,12 @@ def test_ucb_selection_by_hand():
   # eta = 1: UCB picks argmax q + c sqrt(log 10 / n): 0.5 + 0.876, 0.6 +
   # 1.239, -1 + 2.146 with c = 1.
   ucb = q[0] + np.sqrt(np.log(10) / action_counts[0])
-  picks = {smooth_uct._select(0, 3, counts, action_counts, q, 0.0, 1.0, 0.0,  # pylint: disable=protected-access
-                              1.0) for _ in range(20)}
+  picks = {smooth_uct.select(0, 3, counts, action_counts, q, 0.0, 1.0, 0.0,
+                             1.0) for _ in range(20)}
   assert picks == {int(np.argmax(ucb))}
   # eta = 0 (eta0 = gamma = 0): samples the average N(u, a) / N(u).
-  draws = [smooth_uct._select(0, 3, counts, action_counts, q, 0.0, 0.0, 0.0,  # pylint: disable=protected-access
-                              1.0) for _ in range(20000)]
+  draws = [smooth_uct.select(0, 3, counts, action_counts, q, 0.0, 0.0, 0.0,
+                             1.0) for _ in range(20000)]
   np.testing.assert_allclose(np.bincount(draws, minlength=3) / 20000,
                              [0.6, 0.3, 0.1], atol=0.015)
 
@@ -60,7 +60,6 @@ def test_visit_counts_add_up():
   # its tree (expanded or selected): its root states are visited once each.
   roots = search.form.levels[0][0] + search.tree.offset[0]
   assert search.counts[roots].sum() == 20_000
-  assert np.all(search.expanded[search.counts > 0])
 
 
 def test_checkpoint_round_trip(tmp_path):

@@ -1,0 +1,311 @@
+"""Smooth UCT and UCT on heads-up Limit Texas Hold'em, in the E[HS^2] abstraction.
+
+Heinrich's thesis (2017), sec. 3.5.3 (fig. 3.5, tables 3.1 and 3.2): Smooth
+UCT (Alg. 1-3, `smooth_uct`) searches two-player Limit Hold'em with the
+players' cards bucketed by E[HS^2] (`card_abstraction`: 169 / 1000 / 500 /
+200 buckets per round, imperfect recall), the betting unabstracted. The
+thesis' program of this kind, SmooCT, came second in the 2014 ACPC.
+
+* The betting: `BettingTree` compiles `nfsp_lhe`'s betting (ACPC heads-up
+  limit: blinds 10/5 with player 0 the big blind, bets of 10 then 20 from the
+  turn, at most 3 raises preflop and 4 after, the small blind first preflop)
+  into arrays: 6,378 decision nodes, 10,206 terminals.
+* An information state is (betting node, the acting player's bucket on the
+  node's round): the betting is remembered, earlier rounds' buckets are not.
+  They are numbered node by node (node offset + bucket), 1,520,352 in all, so
+  N, N(u, a) and Q are arrays (`smooth_uct.TableSearch`: a 64-byte row per
+  information state, 97 MB) and a state is in the tree once visited.
+* `_simulate` (numba) deals 9 cards per episode, walks the betting tree,
+  buckets a player's cards on a round only when its tree needs them (table
+  look-ups), grows each player's tree by one information state per episode,
+  plays uniformly at random outside it and ranks showdowns with
+  `hand_ranks`; selection and backup are `smooth_uct`'s, shared with the
+  small games' kernel.
+* Returns are in big blinds, the unit of the exploration schedule (eq. 3.2):
+  c = min(C, pot + k * remaining betting potential) set at the start of each
+  betting round, C = 24 and k = 0.5 (`LHE`), so c is in [10, 24].
+
+`average_policy()` and `greedy_policy()` are OpenSpiel policies over
+`nfsp_lhe` states (their betting and cards mapped to the information state);
+`agent()` and `bot()` play the average one.
+"""
+
+import collections
+import dataclasses
+
+import numba
+import numpy as np
+from open_spiel.python import policy as policy_lib
+
+from nfsp_spiel import card_abstraction
+from nfsp_spiel import checks
+from nfsp_spiel import smooth_uct
+from nfsp_spiel.games import hand_ranks
+
+# Thesis sec. 3.5.3: gamma 0.1, eta 0.9, d = 1/20000; eq. 3.2 with C = 24
+# (half the largest pot, 48 big blinds) and k = 0.5.
+LHE = smooth_uct.SmoothUCTConfig(c=24.0, gamma=0.1, eta0=0.9, d=1 / 20000,
+                                 exploration_cap=24.0, exploration_k=0.5)
+UCT_LHE = dataclasses.replace(LHE, gamma=0.0, eta0=1.0, d=0.0)
+
+BIG_BLIND = 10  # chips (`nfsp_lhe`)
+_BLINDS = (10, 5)  # player 0 posts the big blind
+_BET = (10, 10, 20, 20)  # per round
+_MAX_RAISES = (3, 4, 4, 4)
+_FIRST = (1, 0, 0, 0)  # to act first per round
+_FOLD, _CALL, _RAISE = 0, 1, 2  # `nfsp_lhe`'s actions
+_TERMINAL = -2
+
+
+class BettingTree:
+  """The betting of heads-up limit hold'em as arrays, breadth first.
+
+  Per node: `player` (0, 1, or -2 at a terminal), `round` (0 preflop ... 3
+  river), `contributions` (chips, blinds included), `fold_loser` (the player
+  who folded, else -1); a decision node's children are consecutive in
+  `children` from `child_start`, `actions` the OpenSpiel action of each, and
+  its information states are `offset[node] + bucket`. `node_of` maps a
+  betting sequence (a tuple of actions) to its node.
+  """
+
+  def __init__(self):
+    player, round_, contributions, fold_loser = [], [], [], []
+    child_start, num_children, children, actions = [], [], [], []
+    self.node_of = {}
+    # (betting so far, round, contributions, raises this round, to act,
+    # actions this round, folded by)
+    pending = collections.deque([((), 0, _BLINDS, 0, _FIRST[0], 0, -1)])
+    while pending:
+      betting, r, chips, raises, p, acted, folded = pending.popleft()
+      node = len(player)
+      self.node_of[betting] = node
+      round_.append(r)
+      contributions.append(chips)
+      fold_loser.append(folded)
+      child_start.append(len(children))
+      if folded >= 0 or p == _TERMINAL:
+        player.append(_TERMINAL)
+        num_children.append(0)
+        continue
+      player.append(p)
+      legal = [_CALL] + [_RAISE] * (raises < _MAX_RAISES[r])
+      if chips[p] < max(chips):
+        legal.insert(0, _FOLD)  # folding is legal only facing a bet
+      num_children.append(len(legal))
+      for action in legal:
+        children.append(-1)  # set when the child is numbered
+        actions.append(action)
+        pending.append(self._child(betting, r, chips, raises, p, acted,
+                                   action))
+    self.player = np.array(player, np.int64)
+    self.round = np.array(round_, np.int64)
+    self.contributions = np.array(contributions, np.float64)
+    self.fold_loser = np.array(fold_loser, np.int64)
+    self.child_start = np.array(child_start, np.int64)
+    self.num_children = np.array(num_children, np.int64)
+    self.actions = np.array(actions, np.int64)
+    for betting, node in self.node_of.items():  # children follow parents
+      if betting:
+        parent = self.node_of[betting[:-1]]
+        slot = np.flatnonzero(self.actions[
+            self.child_start[parent]:self.child_start[parent] +
+            self.num_children[parent]] == betting[-1])[0]
+        children[self.child_start[parent] + slot] = node
+    self.children = np.array(children, np.int64)
+    decisions = self.player >= 0
+    sizes = np.where(decisions, np.take(card_abstraction.NUM_BUCKETS,
+                                        self.round), 0)
+    self.offset = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    self.num_infosets = int(sizes.sum())
+    self.max_depth = max(len(b) for b in self.node_of) + 1
+
+  @staticmethod
+  def _child(betting, r, chips, raises, p, acted, action):
+    """The pending entry of the node after `action`."""
+    betting = betting + (action,)
+    if action == _FOLD:
+      return betting, r, chips, raises, p, acted, p
+    chips = list(chips)
+    if action == _RAISE:
+      chips[p] = max(chips) + _BET[r]
+      return betting, r, tuple(chips), raises + 1, 1 - p, acted + 1, -1
+    chips[p] = max(chips)
+    if acted + 1 < 2:  # the other player has not acted this round
+      return betting, r, tuple(chips), raises, 1 - p, acted + 1, -1
+    if r == 3:
+      return betting, r, tuple(chips), raises, _TERMINAL, acted + 1, -1
+    return betting, r + 1, tuple(chips), 0, _FIRST[r + 1], 0, -1
+
+  def exploration(self, cap, k):
+    """Eq. 3.2 per node, in big blinds: min(cap, pot + k * potential) with
+    the pot and the remaining betting potential (the largest pot reachable,
+    less the pot) of the node's betting round's start."""
+    pot = self.contributions.sum(axis=1) / BIG_BLIND
+    largest = pot.copy()
+    for node in range(len(pot) - 1, -1, -1):  # children have larger ids
+      first = self.child_start[node]
+      for child in self.children[first:first + self.num_children[node]]:
+        largest[node] = max(largest[node], largest[child])
+    start = np.arange(len(pot))  # each node's round's first node
+    for node in range(len(pot)):
+      first = self.child_start[node]
+      for child in self.children[first:first + self.num_children[node]]:
+        if self.round[child] == self.round[node]:
+          start[child] = start[node]
+    return np.minimum(cap, pot[start] + k * (largest[start] - pot[start]))
+
+
+@numba.njit(cache=True)
+def _bucket(r, hole, board, preflop, flop, turn, river):
+  """The bucket of `hole` on round r (a heterogeneous tuple of tables cannot
+  be indexed by a run-time round in numba, hence four arguments)."""
+  if r == 0:
+    return preflop[card_abstraction.hand_index(hole, board[:0])]
+  if r == 1:
+    return flop[card_abstraction.hand_index(hole, board[:3])]
+  if r == 2:
+    return turn[card_abstraction.hand_index(hole, board[:4])]
+  return river[card_abstraction.hand_index(hole, board)]
+
+
+@numba.njit(cache=True)
+def _showdown_sign(deck):
+  """+1 if player 0's hand (deck[0:2] and the board deck[4:9]) wins, -1 if
+  player 1's (deck[2:4]) does, 0 on a tie."""
+  hand = np.empty(7, np.int64)
+  hand[2:] = deck[4:9]
+  hand[:2] = deck[0:2]
+  rank0 = hand_ranks.rank_hand(hand, 7)
+  hand[:2] = deck[2:4]
+  rank1 = hand_ranks.rank_hand(hand, 7)
+  return (rank0 > rank1) - (rank0 < rank1)
+
+
+@numba.njit(cache=True)
+def _simulate(num_episodes, seed, player, round_, contributions, fold_loser,
+              child_start, num_children, children, offset, exploration,
+              preflop, flop, turn, river, counts, action_counts, q, gamma,
+              eta0, d, max_depth):
+  """Runs `num_episodes` episodes of Alg. 1 on Limit Hold'em, updating the
+  tables in place."""
+  np.random.seed(seed)
+  deck = np.arange(52)
+  buckets = np.empty((2, 4), np.int64)
+  path_u = np.empty(max_depth, np.int64)
+  path_k = np.empty(max_depth, np.int64)
+  path_p = np.empty(max_depth, np.int64)
+  for _ in range(num_episodes):
+    for i in range(9):  # a partial Fisher-Yates shuffle deals 9 cards
+      j = i + np.random.randint(52 - i)
+      deck[i], deck[j] = deck[j], deck[i]
+    buckets[:] = -1
+    node, depth = 0, 0
+    out_of_tree0, out_of_tree1 = False, False
+    while player[node] >= 0:
+      acting, n = player[node], num_children[node]
+      if out_of_tree0 if acting == 0 else out_of_tree1:
+        k = np.random.randint(n)  # rollout
+      else:
+        r = round_[node]
+        if buckets[acting, r] < 0:
+          buckets[acting, r] = _bucket(
+              r, deck[2 * acting:2 * acting + 2], deck[4:9], preflop, flop,
+              turn, river)
+        u = offset[node] + buckets[acting, r]
+        if counts[u] == 0:  # expand, then roll out for this player
+          k = np.random.randint(n)
+          if acting == 0:
+            out_of_tree0 = True
+          else:
+            out_of_tree1 = True
+        else:
+          k = smooth_uct.select(u, n, counts, action_counts, q, gamma, eta0,
+                                d, exploration[node])
+        path_u[depth], path_k[depth], path_p[depth] = u, k, acting
+        depth += 1
+      node = children[child_start[node] + k]
+    if fold_loser[node] >= 0:
+      loser = fold_loser[node]
+      return0 = contributions[node, loser] * (1.0 if loser == 1 else -1.0)
+    else:
+      return0 = contributions[node, 0] * _showdown_sign(deck)
+    smooth_uct.backup(path_u, path_k, path_p, depth, return0 / BIG_BLIND,
+                      counts, action_counts, q)
+
+
+class SmoothUCTLHE(smooth_uct.TableSearch):
+  """Smooth UCT (or UCT: `UCT_LHE`) self-play search on `nfsp_lhe` in the
+  E[HS^2] abstraction; see the module docstring. `tables` are the bucket
+  tables, by default `card_abstraction.tables()` (built once, ~2 minutes,
+  then cached)."""
+
+  def __init__(self, game, config=None, seed=0, tables=None, **overrides):
+    if game.get_type().short_name != "nfsp_lhe":
+      raise ValueError(f"game={game}: SmoothUCTLHE searches nfsp_lhe; "
+                       "smooth_uct.SmoothUCT takes games whose tree fits in "
+                       "memory")
+    self.tree = BettingTree()
+    super().__init__(game, config or LHE, seed, self.tree.num_infosets, 3,
+                     overrides)
+    cfg = self.config
+    self.exploration = (
+        np.full(len(self.tree.player), cfg.c) if cfg.exploration_cap is None
+        else self.tree.exploration(cfg.exploration_cap, cfg.exploration_k))
+    self.tables = tables or card_abstraction.tables()
+
+  def run(self, num_episodes):
+    """Simulates `num_episodes` episodes from fresh deals."""
+    num_episodes = checks.whole_number("num_episodes", num_episodes, 0)
+    t, cfg = self.tree, self.config
+    _simulate(int(num_episodes), int(self._rng.integers(2**31)), t.player,
+              t.round, t.contributions, t.fold_loser, t.child_start,
+              t.num_children, t.children, t.offset, self.exploration,
+              *self.tables, self.counts, self.action_counts, self.q,
+              cfg.gamma, cfg.eta0, cfg.d, t.max_depth)
+    self.episodes += num_episodes
+
+  def information_state(self, state):
+    """(betting node, index of the acting player's information state) of an
+    `nfsp_lhe` decision state."""
+    betting = tuple(a for p, a in ((h.player, h.action)
+                                   for h in state.full_history()) if p >= 0)
+    node = self.tree.node_of[betting]
+    p = state.current_player()
+    r = int(self.tree.round[node])
+    bucket = card_abstraction.bucket(
+        r, state.hole_cards(p),
+        state.board_cards()[:card_abstraction.BOARD_CARDS[r]], self.tables)
+    return node, int(self.tree.offset[node]) + bucket
+
+  def average_policy(self):
+    """N(u, a) / N(u) (uniform where never visited), an OpenSpiel policy:
+    a snapshot, which later `run`s leave as it is."""
+    return _TablePolicy(self, self.action_counts, greedy=False)
+
+  def greedy_policy(self):
+    """argmax_a Q(u, a) (uniform where never visited), an OpenSpiel policy:
+    a snapshot, which later `run`s leave as it is."""
+    return _TablePolicy(self, self.q, greedy=True)
+
+
+class _TablePolicy(policy_lib.Policy):
+  """A policy read from a copy of one of a search's tables (and of N(u))."""
+
+  def __init__(self, search, table, greedy):
+    super().__init__(search.game, [0, 1])
+    self._search, self._greedy = search, greedy
+    self._table, self._counts = table.copy(), search.counts.copy()
+
+  def action_probabilities(self, state, player_id=None):
+    node, u = self._search.information_state(state)
+    tree = self._search.tree
+    first = tree.child_start[node]
+    actions = tree.actions[first:first + tree.num_children[node]]
+    values = self._table[u, :len(actions)]
+    if self._counts[u] == 0:
+      probs = np.full(len(actions), 1.0 / len(actions))
+    elif self._greedy:
+      probs = np.eye(len(actions))[int(np.argmax(values))]
+    else:
+      probs = values / values.sum()
+    return {int(a): float(p) for a, p in zip(actions, probs)}

@@ -1,0 +1,207 @@
+"""Smooth UCT on Limit Hold'em: the betting tree against `nfsp_lhe`, the
+exploration schedule's closed form, the simulator's bookkeeping, policies
+over real states, checkpoints, and (slow, with the real tables) learning."""
+
+import numpy as np
+import pyspiel
+import pytest
+
+import nfsp_spiel  # noqa: F401
+from nfsp_spiel import card_abstraction
+from nfsp_spiel import evaluation
+from nfsp_spiel import smooth_uct_lhe
+
+
+@pytest.fixture(scope="module")
+def game():
+  return pyspiel.load_game("nfsp_lhe")
+
+
+@pytest.fixture(scope="module")
+def tree():
+  return smooth_uct_lhe.BettingTree()
+
+
+@pytest.fixture(scope="module")
+def fake_tables():
+  """Tables of the real shapes whose bucket is the index modulo the bucket
+  count: the simulator's bookkeeping does not need real E[HS^2] values."""
+  return card_abstraction.Tables(*(
+      (np.arange(size) % buckets).astype(dtype) for size, buckets, dtype in
+      zip(card_abstraction.INDEX_SIZES, card_abstraction.NUM_BUCKETS,
+          (np.uint8, np.uint16, np.uint16, np.uint8))))
+
+
+def _betting(state):
+  return tuple(h.action for h in state.full_history() if h.player >= 0)
+
+
+def test_betting_tree_replays_nfsp_lhe(game, tree):
+  """Random deals and actions in `nfsp_lhe`: every state's node has its
+  player, legal actions and contributions, every terminal's payoff follows
+  from the node (fold) or the node and the cards (showdown)."""
+  rng = np.random.default_rng(0)
+  folds = showdowns = 0
+  for _ in range(300):
+    state = game.new_initial_state()
+    while not state.is_terminal():
+      if state.is_chance_node():
+        actions, probs = zip(*state.chance_outcomes())
+        state.apply_action(actions[rng.choice(len(actions), p=probs)])
+        continue
+      node = tree.node_of[_betting(state)]
+      first = tree.child_start[node]
+      assert tree.player[node] == state.current_player()
+      assert list(tree.actions[first:first + tree.num_children[node]]) == (
+          state.legal_actions())
+      assert list(tree.contributions[node]) == state.contributions()
+      assert tree.round[node] == state.betting_round()
+      state.apply_action(rng.choice(state.legal_actions(), p=None))
+    node = tree.node_of[_betting(state)]
+    assert tree.player[node] == -2
+    returns = state.returns()
+    loser = tree.fold_loser[node]
+    if loser >= 0:
+      folds += 1
+      assert returns[loser] == -tree.contributions[node, loser]
+    else:
+      showdowns += 1
+      deck = np.array(state.hole_cards(0) + state.hole_cards(1) +
+                      state.board_cards())
+      sign = smooth_uct_lhe._showdown_sign(deck)  # pylint: disable=protected-access
+      assert returns[0] == sign * tree.contributions[node, 0]
+  assert folds > 50 and showdowns > 20
+
+
+def test_every_betting_sequence_is_a_node(tree):
+  """Each decision node's children are the nodes of its sequences extended
+  by each legal action, and the tree has no node twice."""
+  assert len(tree.node_of) == len(tree.player)
+  for betting, node in tree.node_of.items():
+    first = tree.child_start[node]
+    for slot in range(tree.num_children[node]):
+      child = tree.children[first + slot]
+      assert tree.node_of[betting + (int(tree.actions[first + slot]),)] == child
+      assert child > node
+
+
+def test_exploration_schedule_closed_form(tree):
+  """Eq. 3.2 with C = 24, k = 0.5, in big blinds: 24 preflop (1.5 + 0.5 *
+  46.5 is above the cap); on the river after checks all the way, the pot is
+  2 and 16 big blinds are left to bet: 10; after a capped preflop and flop
+  (pot 16) the turn's start is min(24, 16 + 0.5 * 32)."""
+  c = tree.exploration(24.0, 0.5)
+  assert c[0] == 24.0
+  checks = (1, 1) + (1, 1) * 3
+  river = tree.node_of[checks[:-1]]
+  assert tree.round[river] == 3 and c[river] == pytest.approx(10.0)
+  capped = (2, 2, 2, 1) + (1, 2, 2, 2, 2, 1)  # preflop, then flop capped
+  turn = tree.node_of[capped]
+  assert tree.round[turn] == 2
+  assert tree.contributions[turn].sum() == 160
+  assert c[turn] == 24.0
+  assert c[tree.player >= 0].min() == pytest.approx(10.0)
+
+
+def test_simulator_bookkeeping(game, fake_tables):
+  search = smooth_uct_lhe.SmoothUCTLHE(game, seed=1, tables=fake_tables)
+  search.run(20_000)
+  assert search.episodes == 20_000
+  np.testing.assert_allclose(search.action_counts.sum(axis=1), search.counts)
+  # At most one information state per player per episode joins the tree;
+  # values stay within the largest stake (24 big blinds).
+  assert 0 < search.expanded.sum() <= 40_000
+  assert np.abs(search.q).max() <= 24.0
+  # The root's information states (player 1's preflop buckets) are in the
+  # tree from their first visit, which updates them too (Alg. 1).
+  root = slice(0, card_abstraction.NUM_BUCKETS[0])
+  assert search.counts[root].sum() == 20_000
+
+
+def test_one_information_state_per_player_joins_per_episode(game,
+                                                           fake_tables):
+  search = smooth_uct_lhe.SmoothUCTLHE(game, seed=5, tables=fake_tables)
+  owner = search.tree.player[np.searchsorted(
+      search.tree.offset, np.arange(search.tree.num_infosets), "right") - 1]
+  before = search.expanded
+  joined = []
+  for _ in range(300):
+    search.run(1)
+    after = search.expanded
+    new = np.flatnonzero(after & ~before)
+    assert np.bincount(owner[new], minlength=2).max() <= 1
+    joined.append(len(new))
+    before = after
+  assert np.mean(joined) > 1  # mostly both players, early on
+
+
+def test_policies_on_nfsp_lhe_states(game, fake_tables):
+  """The policies read N(u, a) / N(u) and argmax Q(u, a) at the state's
+  information state: its betting node and the bucket of its player's cards
+  on the round (here index modulo bucket count), uniform where unvisited."""
+  search = smooth_uct_lhe.SmoothUCTLHE(game, seed=2, tables=fake_tables)
+  search.run(50_000)
+  average, greedy = search.average_policy(), search.greedy_policy()
+  rng = np.random.default_rng(3)
+  visited = 0
+  for _ in range(30):
+    state = game.new_initial_state()
+    while not state.is_terminal():
+      if state.is_chance_node():
+        state.apply_action(rng.choice([a for a, _ in
+                                       state.chance_outcomes()]))
+        continue
+      node, u = search.information_state(state)
+      p, r = state.current_player(), state.betting_round()
+      board = state.board_cards()[:card_abstraction.BOARD_CARDS[r]]
+      index = card_abstraction.hand_index(np.array(state.hole_cards(p)),
+                                          np.array(board, np.int64))
+      assert u == search.tree.offset[node] + (
+          index % card_abstraction.NUM_BUCKETS[r])
+      legal = state.legal_actions()
+      mixed = average.action_probabilities(state)
+      best = greedy.action_probabilities(state)
+      assert sorted(mixed) == sorted(best) == legal
+      if search.counts[u]:
+        visited += 1
+        counts = search.action_counts[u, :len(legal)]
+        np.testing.assert_allclose([mixed[a] for a in legal],
+                                   counts / counts.sum())
+        assert best[legal[int(np.argmax(search.q[u, :len(legal)]))]] == 1.0
+      else:
+        assert set(mixed.values()) == {1.0 / len(legal)}
+      state.apply_action(rng.choice(legal, p=[mixed[a] for a in legal]))
+  assert visited > 30
+
+
+def test_checkpoint_round_trip(game, fake_tables, tmp_path):
+  search = smooth_uct_lhe.SmoothUCTLHE(game, seed=4, tables=fake_tables)
+  search.run(5_000)
+  path = str(tmp_path / "search.npz")
+  search.save(path)
+  again = smooth_uct_lhe.SmoothUCTLHE.restore(game, path, seed=4,
+                                              tables=fake_tables)
+  assert again.episodes == 5_000
+  for name in ("counts", "action_counts", "q"):
+    np.testing.assert_array_equal(getattr(again, name), getattr(search, name))
+  search.run(1_000)
+  again.run(1_000)  # the generator was saved: the same episodes follow
+  np.testing.assert_array_equal(again.q, search.q)
+
+
+def test_refuses_other_games():
+  with pytest.raises(ValueError, match="nfsp_lhe"):
+    smooth_uct_lhe.SmoothUCTLHE(pyspiel.load_game("leduc_poker"))
+
+
+@pytest.mark.slow
+def test_learns_to_beat_always_call(game):
+  """With the real tables, a few million episodes of Smooth UCT make a
+  greedy profile that wins against always-call (which never folds, so value
+  bets on strong buckets win)."""
+  search = smooth_uct_lhe.SmoothUCTLHE(game, seed=0)
+  search.run(5_000_000)
+  result = evaluation.head_to_head(
+      game, search.greedy_policy(), evaluation.baselines.AlwaysCall(game),
+      num_deals=2000, seed=0)
+  assert result.mbb_per_hand - 3 * result.mbb_stderr > 0, result
