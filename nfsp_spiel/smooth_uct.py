@@ -254,9 +254,10 @@ class TableSearch:
   (`run`) and reads the tables as policies (`average_policy`).
 
   The three tables are views of one array with a row per information state,
-  padded to 64 bytes: a simulation's visit to u then reads one cache line,
-  where three arrays cost three cache misses once the tables outgrow the
-  cache (Limit Hold'em's are 87 MB).
+  padded to 64 bytes, so that a simulation's visit to u reads one cache line
+  however large the tables (Limit Hold'em's are 97 MB). On Limit Hold'em this
+  measured the same rate as three separate arrays
+  (benchmarks/results/smooth_uct_lhe.txt): the time goes elsewhere.
   """
 
   _TABLES = ("counts", "action_counts", "q")

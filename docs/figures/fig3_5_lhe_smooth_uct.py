@@ -16,6 +16,9 @@ with duplicate deals and standard errors:
   wait
   python docs/figures/fig3_5_lhe_smooth_uct.py evaluate --deals 2000
 
+The committed figure: `--snapshots 1,2,5,10,20` for both commands and
+`evaluate --deals 1000 --snapshots 1,2,5,10,20`.
+
 Snapshots go to `--runs` (outside git: 85 MB each); the match table to
 `data/fig3_5_lhe/matches.csv`, the plot to `fig3_5_lhe.png`.
 """
