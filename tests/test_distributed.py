@@ -132,6 +132,8 @@ def test_a_killed_actor_is_restarted_and_the_run_goes_on():
     loop.close()
 
 
+# Slow: the default run resumes --actors 2 after a SIGKILL (test_run_directory).
+@pytest.mark.slow
 def test_a_run_resumes_from_its_checkpoint(tmp_path):
   path = tmp_path / "checkpoint.npz"
   loop = distributed.DistributedSelfPlay(KUHN, SMALL, seed=2, distributed=TWO)

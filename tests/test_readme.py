@@ -10,7 +10,7 @@ import sys
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-FAST = {"ITERATIONS": "20", "EPISODES": "3000", "DEALS": "200"}
+FAST = {"ITERATIONS": "20", "EPISODES": "3000", "DEALS": "20"}
 
 
 def _snippets():

@@ -143,7 +143,9 @@ def test_resume_after_a_crash_cuts_the_curve_to_the_checkpoint(tmp_path,
     assert all(row["br_gap_0"] >= -1e-9 for row in rows)
 
 
-@pytest.mark.parametrize("binary", SINGLE_PROCESS)
+# The run directory decides this before any driver starts: one NFSP driver.
+@pytest.mark.parametrize("binary", [b for b in SINGLE_PROCESS
+                                    if b != "nfsp_rl_environment"])
 def test_a_run_without_checkpoint_starts_a_fresh_curve(tmp_path, binary):
   """A run that crashed before its first checkpoint left a curve: the next
   run starts a fresh one (and its clocks from zero), as does --noresume."""
