@@ -48,6 +48,9 @@ flags.DEFINE_float("seconds", None, "Training seconds (wall clock, "
                    "default: none.")
 run_flags.define_count("eval_deals", 1000, "nfsp_lhe: duplicate deals per "
                        "baseline match.")
+flags.DEFINE_string("greedy_profile", None, "nfsp_lhe: write the final "
+                    "greedy profile here (`smooth_uct_lhe.GreedyProfile`, "
+                    "1.5 MB), also when the run was already complete.")
 
 PRESETS = {"kuhn": smooth_uct.SmoothUCTConfig(),
            "leduc": smooth_uct.LEDUC,
@@ -106,6 +109,9 @@ def main(argv):
                   smooth_uct.SmoothUCT)
   metric = (LHE_METRIC if search_class is smooth_uct_lhe.SmoothUCTLHE else
             "exploitability")
+  if FLAGS.greedy_profile and search_class is not smooth_uct_lhe.SmoothUCTLHE:
+    raise app.UsageError(f"--greedy_profile={FLAGS.greedy_profile}: greedy "
+                         f"profiles are written for nfsp_lhe, not {game}")
   overrides = {} if FLAGS.c is None else {"c": FLAGS.c}
   run, search = run_flags.open_run(
       functools.partial(plot, name, metric),
@@ -133,6 +139,9 @@ def main(argv):
           f"{metric} {row[metric]:.4f}", flush=True)
   run.plot()
   print(run.summary())
+  if FLAGS.greedy_profile:
+    path = search.greedy_policy().save(FLAGS.greedy_profile)
+    print(f"greedy profile at {search.episodes} episodes: {path}")
 
 
 if __name__ == "__main__":

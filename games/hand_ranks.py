@@ -133,6 +133,20 @@ def _rank(s0, s1, s2, s3, counts):
 
 
 @numba.njit(cache=True)
+def showdown_sign(hole0, hole1, board):
+  """+1 if hole0 with the 5-card board beats hole1, -1 if it loses, 0 on a
+  tie; the board's masks are built once, nothing is allocated."""
+  s0 = s1 = s2 = s3 = counts = 0
+  for card in board:
+    s0, s1, s2, s3, counts = _add_card(card, s0, s1, s2, s3, counts)
+  t0, t1, t2, t3, c = _add_card(hole0[0], s0, s1, s2, s3, counts)
+  rank0 = _rank(*_add_card(hole0[1], t0, t1, t2, t3, c))
+  t0, t1, t2, t3, c = _add_card(hole1[0], s0, s1, s2, s3, counts)
+  rank1 = _rank(*_add_card(hole1[1], t0, t1, t2, t3, c))
+  return (rank0 > rank1) - (rank0 < rank1)
+
+
+@numba.njit(cache=True)
 def rank_hands(hands):
   """Ranks of the rows of an (N, k) card array, k in 5..7."""
   out = np.empty(len(hands), np.int64)

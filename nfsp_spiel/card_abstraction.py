@@ -189,12 +189,13 @@ def _uncolex(index, count, used):
 
 
 @numba.njit(cache=True)
-def _index(first, second, kind):
+def _index(first, second, kind, work):
   """Dense isomorphism index of a hand dealt in two rounds, the `first` and
-  `second` round's cards, for an index kind (see _KIND_SIZES)."""
-  # One allocation (they cost as much as the rest): the rounds' rank masks
-  # per suit, then the suits' keys, then their indices.
-  work = np.zeros(16, np.int64)
+  `second` round's cards, for an index kind (see _KIND_SIZES). `work`: 16
+  int64s of scratch, the rounds' rank masks per suit, then the suits' keys,
+  then their indices (a simulation passes its own: an allocation per call
+  would cost a fifth of the call)."""
+  work[:] = 0
   for card in first:
     work[card & 3] |= 1 << (card >> 2)
   for card in second:
@@ -298,7 +299,27 @@ def hand_index(hole, board):
   """Dense index of (2 hole cards, 0/3/4/5 board cards) up to suit
   isomorphism, in [0, INDEX_SIZES[round]); order within hole and board does
   not matter."""
-  return _index(hole, board, _hand_kind(len(board)))
+  return _index(hole, board, _hand_kind(len(board)), np.empty(16, np.int64))
+
+
+@numba.njit(cache=True)
+def hand_index_in(work, hole, board):
+  """`hand_index` with 16 int64s of scratch `work` of the caller's."""
+  return _index(hole, board, _hand_kind(len(board)), work)
+
+
+@numba.njit(cache=True)
+def preflop_buckets_by_cards(preflop):
+  """The preflop table as a 52 x 52 array over (card, card): a simulation's
+  preflop bucket without the index."""
+  out = np.zeros((52, 52), preflop.dtype)
+  hole = np.empty(2, np.int64)
+  for first in range(52):
+    for second in range(52):
+      if first != second:
+        hole[0], hole[1] = first, second
+        out[first, second] = preflop[hand_index(hole, hole[:0])]
+  return out
 
 
 @numba.njit(cache=True)

@@ -32,12 +32,15 @@ thesis' program of this kind, SmooCT, came second in the 2014 ACPC.
 
 import collections
 import dataclasses
+import json
+import os
 
 import numba
 import numpy as np
 from open_spiel.python import policy as policy_lib
 
 from nfsp_spiel import card_abstraction
+from nfsp_spiel import checkpoints
 from nfsp_spiel import checks
 from nfsp_spiel import smooth_uct
 from nfsp_spiel.games import hand_ranks
@@ -156,41 +159,29 @@ class BettingTree:
 
 
 @numba.njit(cache=True)
-def _bucket(r, hole, board, preflop, flop, turn, river):
+def _bucket(r, hole, board, preflop_by_cards, flop, turn, river, work):
   """The bucket of `hole` on round r (a heterogeneous tuple of tables cannot
   be indexed by a run-time round in numba, hence four arguments)."""
   if r == 0:
-    return preflop[card_abstraction.hand_index(hole, board[:0])]
+    return preflop_by_cards[hole[0], hole[1]]
   if r == 1:
-    return flop[card_abstraction.hand_index(hole, board[:3])]
+    return flop[card_abstraction.hand_index_in(work, hole, board[:3])]
   if r == 2:
-    return turn[card_abstraction.hand_index(hole, board[:4])]
-  return river[card_abstraction.hand_index(hole, board)]
-
-
-@numba.njit(cache=True)
-def _showdown_sign(deck):
-  """+1 if player 0's hand (deck[0:2] and the board deck[4:9]) wins, -1 if
-  player 1's (deck[2:4]) does, 0 on a tie."""
-  hand = np.empty(7, np.int64)
-  hand[2:] = deck[4:9]
-  hand[:2] = deck[0:2]
-  rank0 = hand_ranks.rank_hand(hand, 7)
-  hand[:2] = deck[2:4]
-  rank1 = hand_ranks.rank_hand(hand, 7)
-  return (rank0 > rank1) - (rank0 < rank1)
+    return turn[card_abstraction.hand_index_in(work, hole, board[:4])]
+  return river[card_abstraction.hand_index_in(work, hole, board)]
 
 
 @numba.njit(cache=True)
 def _simulate(num_episodes, seed, player, round_, contributions, fold_loser,
               child_start, num_children, children, offset, exploration,
-              preflop, flop, turn, river, counts, action_counts, q, gamma,
-              eta0, d, max_depth):
+              preflop_by_cards, flop, turn, river, counts, action_counts, q,
+              gamma, eta0, d, max_depth):
   """Runs `num_episodes` episodes of Alg. 1 on Limit Hold'em, updating the
   tables in place."""
   np.random.seed(seed)
   deck = np.arange(52)
   buckets = np.empty((2, 4), np.int64)
+  work = np.empty(16, np.int64)
   path_u = np.empty(max_depth, np.int64)
   path_k = np.empty(max_depth, np.int64)
   path_p = np.empty(max_depth, np.int64)
@@ -209,8 +200,8 @@ def _simulate(num_episodes, seed, player, round_, contributions, fold_loser,
         r = round_[node]
         if buckets[acting, r] < 0:
           buckets[acting, r] = _bucket(
-              r, deck[2 * acting:2 * acting + 2], deck[4:9], preflop, flop,
-              turn, river)
+              r, deck[2 * acting:2 * acting + 2], deck[4:9], preflop_by_cards,
+              flop, turn, river, work)
         u = offset[node] + buckets[acting, r]
         if counts[u] == 0:  # expand, then roll out for this player
           k = np.random.randint(n)
@@ -228,7 +219,8 @@ def _simulate(num_episodes, seed, player, round_, contributions, fold_loser,
       loser = fold_loser[node]
       return0 = contributions[node, loser] * (1.0 if loser == 1 else -1.0)
     else:
-      return0 = contributions[node, 0] * _showdown_sign(deck)
+      return0 = contributions[node, 0] * hand_ranks.showdown_sign(
+          deck[0:2], deck[2:4], deck[4:9])
     smooth_uct.backup(path_u, path_k, path_p, depth, return0 / BIG_BLIND,
                       counts, action_counts, q)
 
@@ -252,6 +244,8 @@ class SmoothUCTLHE(smooth_uct.TableSearch):
         np.full(len(self.tree.player), cfg.c) if cfg.exploration_cap is None
         else self.tree.exploration(cfg.exploration_cap, cfg.exploration_k))
     self.tables = tables or card_abstraction.tables()
+    self._preflop_by_cards = card_abstraction.preflop_buckets_by_cards(
+        self.tables[0])
 
   def run(self, num_episodes):
     """Simulates `num_episodes` episodes from fresh deals."""
@@ -260,52 +254,127 @@ class SmoothUCTLHE(smooth_uct.TableSearch):
     _simulate(int(num_episodes), int(self._rng.integers(2**31)), t.player,
               t.round, t.contributions, t.fold_loser, t.child_start,
               t.num_children, t.children, t.offset, self.exploration,
-              *self.tables, self.counts, self.action_counts, self.q,
-              cfg.gamma, cfg.eta0, cfg.d, t.max_depth)
+              self._preflop_by_cards, *self.tables[1:], self.counts,
+              self.action_counts, self.q, cfg.gamma, cfg.eta0, cfg.d,
+              t.max_depth)
     self.episodes += num_episodes
 
   def information_state(self, state):
     """(betting node, index of the acting player's information state) of an
     `nfsp_lhe` decision state."""
-    betting = tuple(a for p, a in ((h.player, h.action)
-                                   for h in state.full_history()) if p >= 0)
-    node = self.tree.node_of[betting]
-    p = state.current_player()
-    r = int(self.tree.round[node])
-    bucket = card_abstraction.bucket(
-        r, state.hole_cards(p),
-        state.board_cards()[:card_abstraction.BOARD_CARDS[r]], self.tables)
-    return node, int(self.tree.offset[node]) + bucket
+    return _information_state(self.tree, self.tables, state)
 
   def average_policy(self):
     """N(u, a) / N(u) (uniform where never visited), an OpenSpiel policy:
     a snapshot, which later `run`s leave as it is."""
-    return _TablePolicy(self, self.action_counts, greedy=False)
+    return _AveragePolicy(self)
 
   def greedy_policy(self):
     """argmax_a Q(u, a) (uniform where never visited), an OpenSpiel policy:
     a snapshot, which later `run`s leave as it is."""
-    return _TablePolicy(self, self.q, greedy=True)
+    t = self.tree
+    widths = np.repeat(t.num_children, np.diff(t.offset, append=t.num_infosets))
+    # Only the node's actions compete: a 2-action node's third Q is unused.
+    q = np.where(np.arange(3) < widths[:, None], self.q, -np.inf)
+    choice = np.where(self.expanded, np.argmax(q, axis=1), UNVISITED)
+    return GreedyProfile(self.game, choice.astype(np.uint8),
+                         {**dataclasses.asdict(self.config),
+                          "seed": self._seed, "episodes": self.episodes},
+                         self.tree, self.tables)
 
 
-class _TablePolicy(policy_lib.Policy):
-  """A policy read from a copy of one of a search's tables (and of N(u))."""
+def _information_state(tree, tables, state):
+  betting = tuple(a for p, a in ((h.player, h.action)
+                                 for h in state.full_history()) if p >= 0)
+  node = tree.node_of[betting]
+  p = state.current_player()
+  r = int(tree.round[node])
+  bucket = card_abstraction.bucket(
+      r, state.hole_cards(p),
+      state.board_cards()[:card_abstraction.BOARD_CARDS[r]], tables)
+  return node, int(tree.offset[node]) + bucket
 
-  def __init__(self, search, table, greedy):
+
+def _node_actions(tree, node):
+  first = tree.child_start[node]
+  return tree.actions[first:first + tree.num_children[node]]
+
+
+class _AveragePolicy(policy_lib.Policy):
+  """N(u, a) / N(u) from a copy of a search's tables."""
+
+  def __init__(self, search):
     super().__init__(search.game, [0, 1])
-    self._search, self._greedy = search, greedy
-    self._table, self._counts = table.copy(), search.counts.copy()
+    self._tree, self._tables = search.tree, search.tables
+    self._action_counts = search.action_counts.copy()
+    self._counts = search.counts.copy()
 
   def action_probabilities(self, state, player_id=None):
-    node, u = self._search.information_state(state)
-    tree = self._search.tree
-    first = tree.child_start[node]
-    actions = tree.actions[first:first + tree.num_children[node]]
-    values = self._table[u, :len(actions)]
+    node, u = _information_state(self._tree, self._tables, state)
+    actions = _node_actions(self._tree, node)
     if self._counts[u] == 0:
       probs = np.full(len(actions), 1.0 / len(actions))
-    elif self._greedy:
-      probs = np.eye(len(actions))[int(np.argmax(values))]
     else:
+      values = self._action_counts[u, :len(actions)]
       probs = values / values.sum()
     return {int(a): float(p) for a, p in zip(actions, probs)}
+
+
+UNVISITED = 255  # a greedy profile's entry for a never-visited state
+
+
+class GreedyProfile(policy_lib.Policy):
+  """A pure strategy profile over the abstraction's information states, the
+  form in which SmooCT played (thesis sec. 3.5.3: 8.1 MB greedy profiles):
+  `choice[u]` is the index of the chosen action among node u's children, or
+  UNVISITED (uniform). An OpenSpiel policy over `nfsp_lhe` states, saved in
+  1.5 MB (`save`, `load`) with the search's settings and episode count."""
+
+  def __init__(self, game, choice, settings, tree=None, tables=None):
+    super().__init__(game, [0, 1])
+    self.tree = tree or BettingTree()
+    if choice.shape != (self.tree.num_infosets,):
+      raise ValueError(f"choice has shape {choice.shape}: a greedy profile "
+                       f"has one entry per information state, "
+                       f"({self.tree.num_infosets},)")
+    self.choice, self.settings = choice, settings
+    self.tables = tables or card_abstraction.tables()
+
+  def action_probabilities(self, state, player_id=None):
+    node, u = _information_state(self.tree, self.tables, state)
+    actions = _node_actions(self.tree, node)
+    if self.choice[u] == UNVISITED:
+      return {int(a): 1.0 / len(actions) for a in actions}
+    return {int(a): float(i == self.choice[u]) for i, a in enumerate(actions)}
+
+  def save(self, path):
+    """Writes the profile and its settings to a compressed .npz (through a
+    temporary file: an interrupted save leaves the previous one)."""
+    path = checkpoints.path_of(path)
+    temporary = checkpoints.temporary_path(path)
+    np.savez_compressed(temporary, choice=self.choice,
+                        settings=json.dumps(self.settings))
+    os.replace(temporary, path)
+    return path
+
+  @classmethod
+  def load(cls, game, path, tables=None):
+    """The profile `save` wrote to `path`."""
+    with np.load(checkpoints.path_of(path), allow_pickle=False) as data:
+      if "choice" not in data.files:
+        raise ValueError(f"path={path!r} holds {sorted(data.files)}, not a "
+                         "greedy profile (choice, settings)")
+      return cls(game, data["choice"], json.loads(str(data["settings"])),
+                 tables=tables)
+
+
+SHIPPED_PROFILE = os.path.join(os.path.dirname(__file__), "data",
+                               "smooct_lhe.npz")
+
+
+def shipped_profile(game, tables=None):
+  """The package's SmooCT-like opponent: Smooth UCT's greedy profile after
+  10^9 episodes with `LHE`, seed 0 (its settings are in `.settings`), built
+  by `examples/smooth_uct.py --game nfsp_lhe --episodes 1e9 --eval_every
+  2.5e8 --seed 0 --output_dir DIR --greedy_profile PATH` (README)."""
+  return GreedyProfile.load(game, SHIPPED_PROFILE, tables)

@@ -10,6 +10,7 @@ import nfsp_spiel  # noqa: F401
 from nfsp_spiel import card_abstraction
 from nfsp_spiel import evaluation
 from nfsp_spiel import smooth_uct_lhe
+from nfsp_spiel.games import hand_ranks
 
 
 @pytest.fixture(scope="module")
@@ -66,9 +67,9 @@ def test_betting_tree_replays_nfsp_lhe(game, tree):
       assert returns[loser] == -tree.contributions[node, loser]
     else:
       showdowns += 1
-      deck = np.array(state.hole_cards(0) + state.hole_cards(1) +
-                      state.board_cards())
-      sign = smooth_uct_lhe._showdown_sign(deck)  # pylint: disable=protected-access
+      sign = hand_ranks.showdown_sign(
+          np.array(state.hole_cards(0)), np.array(state.hole_cards(1)),
+          np.array(state.board_cards()))
       assert returns[0] == sign * tree.contributions[node, 0]
   assert folds > 50 and showdowns > 20
 
@@ -172,6 +173,43 @@ def test_policies_on_nfsp_lhe_states(game, fake_tables):
         assert set(mixed.values()) == {1.0 / len(legal)}
       state.apply_action(rng.choice(legal, p=[mixed[a] for a in legal]))
   assert visited > 30
+
+
+def test_greedy_profile_saves_loads_and_plays_as_the_search(game, fake_tables,
+                                                           tmp_path):
+  search = smooth_uct_lhe.SmoothUCTLHE(game, seed=6, tables=fake_tables)
+  search.run(20_000)
+  path = search.greedy_policy().save(tmp_path / "profile")
+  profile = smooth_uct_lhe.GreedyProfile.load(game, path, tables=fake_tables)
+  assert profile.settings["episodes"] == 20_000
+  assert profile.settings["seed"] == 6 and profile.settings["gamma"] == 0.1
+  unvisited = profile.choice == smooth_uct_lhe.UNVISITED
+  np.testing.assert_array_equal(unvisited, search.counts == 0)
+  assert 0 < unvisited.mean() < 1
+  rng = np.random.default_rng(7)
+  for _ in range(20):
+    state = game.new_initial_state()
+    while not state.is_terminal():
+      if state.is_chance_node():
+        state.apply_action(rng.choice([a for a, _ in
+                                       state.chance_outcomes()]))
+        continue
+      _, u = search.information_state(state)
+      legal = state.legal_actions()
+      probs = profile.action_probabilities(state)
+      if search.counts[u]:
+        q = search.q[u, :len(legal)]
+        assert probs[legal[int(np.argmax(q))]] == 1.0
+      else:
+        assert set(probs.values()) == {1.0 / len(legal)}
+      state.apply_action(legal[rng.integers(len(legal))])
+  np.savez(tmp_path / "other.npz", q=search.q)
+  with pytest.raises(ValueError, match="not a greedy profile"):
+    smooth_uct_lhe.GreedyProfile.load(game, tmp_path / "other.npz",
+                                      tables=fake_tables)
+  with pytest.raises(ValueError, match="one entry per information state"):
+    smooth_uct_lhe.GreedyProfile(game, profile.choice[:-1], {},
+                                 tables=fake_tables)
 
 
 def test_checkpoint_round_trip(game, fake_tables, tmp_path):
