@@ -2,7 +2,9 @@
 
 Builds (a few minutes on one core) and writes the four tables of
 `nfsp_spiel.card_abstraction`, then prints each round's build time, index
-size, bucket count and file size, and the SHA-256 sums stored beside them.
+size, bucket count and file size, and the SHA-256 sums stored beside them;
+then derives their arrangement by board that Smooth UCT's simulator reads
+(`nfsp_spiel.board_buckets`, under `by_board/`, about half a minute).
 A cache that is already complete is only verified.
 
   python examples/build_ehs2_tables.py --cache_dir /tmp/ehs2
@@ -13,6 +15,7 @@ import pathlib
 from absl import app
 from absl import flags
 
+from nfsp_spiel import board_buckets
 from nfsp_spiel import card_abstraction
 
 FLAGS = flags.FLAGS
@@ -45,6 +48,9 @@ def main(argv):
     print(f"{name:8s} {size:>12,d} indices {buckets:5d} buckets "
           f"{path.stat().st_size / 2**20:8.1f} MiB  {path}")
   print((cache_dir / "SHA256SUMS").read_text(), end="")
+  by_board = board_buckets.tables(cache_dir)  # derived on first use
+  size = sum(table.nbytes for table in by_board) / 2**20
+  print(f"by board: {size:.1f} MiB in {cache_dir / 'by_board'}")
 
 
 if __name__ == "__main__":

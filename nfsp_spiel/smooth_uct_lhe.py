@@ -17,7 +17,8 @@ thesis' program of this kind, SmooCT, came second in the 2014 ACPC.
   information state, 97 MB) and a state is in the tree once visited.
 * `_simulate` (numba) deals 9 cards per episode, walks the betting tree,
   buckets a player's cards on a round only when its tree needs them (table
-  look-ups), grows each player's tree by one information state per episode,
+  look-ups by board, `board_buckets`: the board's entry once per round for
+  both players, then the player's pair), grows each player's tree by one information state per episode,
   plays uniformly at random outside it and ranks showdowns with
   `hand_ranks`; selection and backup are `smooth_uct`'s, shared with the
   small games' kernel.
@@ -39,6 +40,7 @@ import numba
 import numpy as np
 from open_spiel.python import policy as policy_lib
 
+from nfsp_spiel import board_buckets
 from nfsp_spiel import card_abstraction
 from nfsp_spiel import checkpoints
 from nfsp_spiel import checks
@@ -159,29 +161,37 @@ class BettingTree:
 
 
 @numba.njit(cache=True)
-def _bucket(r, hole, board, preflop_by_cards, flop, turn, river, work):
-  """The bucket of `hole` on round r (a heterogeneous tuple of tables cannot
-  be indexed by a run-time round in numba, hence four arguments)."""
+def _bucket(r, hole, board, entries, scratch, preflop, flop_boards, flop,
+            turn_boards, turn, river_boards, river):
+  """The bucket of `hole` on round r; `entries[r]` caches the round's board
+  entry for both players (-1: not looked up yet). A heterogeneous tuple of
+  tables cannot be indexed by a run-time round in numba, hence the
+  arguments."""
   if r == 0:
-    return preflop_by_cards[hole[0], hole[1]]
-  if r == 1:
-    return flop[card_abstraction.hand_index_in(work, hole, board[:3])]
+    return preflop[hole[0], hole[1]]
+  if entries[r] < 0:
+    entries[r] = board_buckets.board_entry(
+        r, board, flop_boards if r == 1 else
+        turn_boards if r == 2 else river_boards, scratch)
+  if r == 1:  # the tables' types differ (uint16, uint8): one call each
+    return board_buckets.pair_bucket(entries[r], hole, flop)
   if r == 2:
-    return turn[card_abstraction.hand_index_in(work, hole, board[:4])]
-  return river[card_abstraction.hand_index_in(work, hole, board)]
+    return board_buckets.pair_bucket(entries[r], hole, turn)
+  return board_buckets.pair_bucket(entries[r], hole, river)
 
 
 @numba.njit(cache=True)
 def _simulate(num_episodes, seed, player, round_, contributions, fold_loser,
               child_start, num_children, children, offset, exploration,
-              preflop_by_cards, flop, turn, river, counts, action_counts, q,
-              gamma, eta0, d, max_depth):
+              preflop, flop_boards, flop, turn_boards, turn, river_boards,
+              river, counts, action_counts, q, gamma, eta0, d, max_depth):
   """Runs `num_episodes` episodes of Alg. 1 on Limit Hold'em, updating the
   tables in place."""
   np.random.seed(seed)
   deck = np.arange(52)
   buckets = np.empty((2, 4), np.int64)
-  work = np.empty(16, np.int64)
+  entries = np.empty(4, np.int64)
+  scratch = np.empty(5, np.int64)
   path_u = np.empty(max_depth, np.int64)
   path_k = np.empty(max_depth, np.int64)
   path_p = np.empty(max_depth, np.int64)
@@ -190,6 +200,7 @@ def _simulate(num_episodes, seed, player, round_, contributions, fold_loser,
       j = i + np.random.randint(52 - i)
       deck[i], deck[j] = deck[j], deck[i]
     buckets[:] = -1
+    entries[:] = -1
     node, depth = 0, 0
     out_of_tree0, out_of_tree1 = False, False
     while player[node] >= 0:
@@ -200,8 +211,9 @@ def _simulate(num_episodes, seed, player, round_, contributions, fold_loser,
         r = round_[node]
         if buckets[acting, r] < 0:
           buckets[acting, r] = _bucket(
-              r, deck[2 * acting:2 * acting + 2], deck[4:9], preflop_by_cards,
-              flop, turn, river, work)
+              r, deck[2 * acting:2 * acting + 2], deck[4:9], entries, scratch,
+              preflop, flop_boards, flop, turn_boards, turn, river_boards,
+              river)
         u = offset[node] + buckets[acting, r]
         if counts[u] == 0:  # expand, then roll out for this player
           k = np.random.randint(n)
@@ -228,7 +240,7 @@ def _simulate(num_episodes, seed, player, round_, contributions, fold_loser,
 class SmoothUCTLHE(smooth_uct.TableSearch):
   """Smooth UCT (or UCT: `UCT_LHE`) self-play search on `nfsp_lhe` in the
   E[HS^2] abstraction; see the module docstring. `tables` are the bucket
-  tables, by default `card_abstraction.tables()` (built once, ~2 minutes,
+  tables by board, by default `board_buckets.tables()` (built once, ~3 minutes,
   then cached)."""
 
   def __init__(self, game, config=None, seed=0, tables=None, **overrides):
@@ -243,9 +255,7 @@ class SmoothUCTLHE(smooth_uct.TableSearch):
     self.exploration = (
         np.full(len(self.tree.player), cfg.c) if cfg.exploration_cap is None
         else self.tree.exploration(cfg.exploration_cap, cfg.exploration_k))
-    self.tables = tables or card_abstraction.tables()
-    self._preflop_by_cards = card_abstraction.preflop_buckets_by_cards(
-        self.tables[0])
+    self.tables = tables or board_buckets.tables()
 
   def run(self, num_episodes):
     """Simulates `num_episodes` episodes from fresh deals."""
@@ -254,7 +264,7 @@ class SmoothUCTLHE(smooth_uct.TableSearch):
     _simulate(int(num_episodes), int(self._rng.integers(2**31)), t.player,
               t.round, t.contributions, t.fold_loser, t.child_start,
               t.num_children, t.children, t.offset, self.exploration,
-              self._preflop_by_cards, *self.tables[1:], self.counts,
+              *self.tables, self.counts,
               self.action_counts, self.q, cfg.gamma, cfg.eta0, cfg.d,
               t.max_depth)
     self.episodes += num_episodes
@@ -289,7 +299,7 @@ def _information_state(tree, tables, state):
   node = tree.node_of[betting]
   p = state.current_player()
   r = int(tree.round[node])
-  bucket = card_abstraction.bucket(
+  bucket = board_buckets.bucket(
       r, state.hole_cards(p),
       state.board_cards()[:card_abstraction.BOARD_CARDS[r]], tables)
   return node, int(tree.offset[node]) + bucket
@@ -338,7 +348,7 @@ class GreedyProfile(policy_lib.Policy):
                        f"has one entry per information state, "
                        f"({self.tree.num_infosets},)")
     self.choice, self.settings = choice, settings
-    self.tables = tables or card_abstraction.tables()
+    self.tables = tables or board_buckets.tables()
 
   def action_probabilities(self, state, player_id=None):
     node, u = _information_state(self.tree, self.tables, state)

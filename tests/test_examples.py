@@ -11,10 +11,10 @@ import pytest
 EXAMPLES = os.path.join(os.path.dirname(__file__), os.pardir, "examples")
 
 
-def _run(script, *flags):
+def _run(script, *flags, env=None):
   result = subprocess.run(
       [sys.executable, os.path.join(EXAMPLES, script), *flags],
-      capture_output=True, text=True, timeout=300, check=False)
+      capture_output=True, text=True, timeout=300, check=False, env=env)
   assert result.returncode == 0, result.stderr[-3000:]
   return result.stdout
 
@@ -90,19 +90,25 @@ def test_smooth_uct_takes_the_games_parameters(tmp_path):
           "--preset") in result.stderr + result.stdout
 
 
+def _stand_in_tables(cache):
+  """An environment whose E[HS^2] tables by board (NFSP_SPIEL_CACHE) have the
+  real shapes and every hand in bucket 0: building the real ones takes
+  minutes."""
+  from nfsp_spiel import board_buckets  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel import card_abstraction  # pylint: disable=g-import-not-at-top
+  card_abstraction.save_tables(cache / "ehs2" / "by_board",
+                               board_buckets.stand_ins(buckets=0)._asdict())
+  return {**os.environ, "NFSP_SPIEL_CACHE": str(cache)}
+
+
 def test_smooth_uct_on_limit_holdem_runs_and_resumes(tmp_path):
   """nfsp_lhe: the E[HS^2] search, evaluated against the baselines in mbb/h,
   stopped by --seconds, resumed. The tables in the cache are stand-ins of
   the real shapes (building the real ones takes minutes)."""
-  from nfsp_spiel import card_abstraction  # pylint: disable=g-import-not-at-top
-  card_abstraction.save_tables(tmp_path / "cache" / "ehs2", {
-      name: np.zeros(size, dtype) for name, size, dtype in zip(
-          card_abstraction.ROUND_NAMES, card_abstraction.INDEX_SIZES,
-          (np.uint8, np.uint16, np.uint16, np.uint8))})
   command = [sys.executable, os.path.join(EXAMPLES, "smooth_uct.py"),
              "--game=nfsp_lhe", "--eval_every=20000", "--eval_deals=10",
              f"--output_dir={tmp_path / 'run'}"]
-  environment = {**os.environ, "NFSP_SPIEL_CACHE": str(tmp_path / "cache")}
+  environment = _stand_in_tables(tmp_path / "cache")
 
   def run(*flags):
     result = subprocess.run(command + list(flags), capture_output=True,
@@ -124,7 +130,9 @@ def test_smooth_uct_on_limit_holdem_runs_and_resumes(tmp_path):
   # started (its JIT compilation included): 1.5 s more of it.
   header, rows = curve()
   spent = float(rows[-1][header.index("training_seconds")])
-  out = run("--episodes=1e9", "--eval_every=1e9", f"--seconds={spent + 1.5}")
+  profile = tmp_path / "profile.npz"
+  out = run("--episodes=1e9", "--eval_every=1e9", f"--seconds={spent + 1.5}",
+            f"--greedy_profile={profile}")
   assert "resumed from" in out and "at 40000 episodes" in out
   header, rows = curve()
   assert {"mbb_per_hand_vs_always_call", "mbb_stderr_vs_always_raise",
@@ -133,6 +141,8 @@ def test_smooth_uct_on_limit_holdem_runs_and_resumes(tmp_path):
   # The clock stopped the third evaluation's chunk (10^6 episodes each).
   assert steps[:2] == [20000, 40000] and len(steps) == 3
   assert 40000 < steps[2] < 1e8 and (steps[2] - 40000) % 1_000_000 == 0
+  with np.load(profile) as data:
+    assert f'"episodes": {steps[2]}' in str(data["settings"])
 
 
 @pytest.mark.parametrize("value,error", [("2.5", "'2.5' is not a whole "

@@ -7,6 +7,7 @@ import pyspiel
 import pytest
 
 import nfsp_spiel  # noqa: F401
+from nfsp_spiel import board_buckets
 from nfsp_spiel import card_abstraction
 from nfsp_spiel import evaluation
 from nfsp_spiel import smooth_uct_lhe
@@ -25,12 +26,10 @@ def tree():
 
 @pytest.fixture(scope="module")
 def fake_tables():
-  """Tables of the real shapes whose bucket is the index modulo the bucket
-  count: the simulator's bookkeeping does not need real E[HS^2] values."""
-  return card_abstraction.Tables(*(
-      (np.arange(size) % buckets).astype(dtype) for size, buckets, dtype in
-      zip(card_abstraction.INDEX_SIZES, card_abstraction.NUM_BUCKETS,
-          (np.uint8, np.uint16, np.uint16, np.uint8))))
+  """Tables by board of the real shapes whose bucket is (canonical board +
+  pair) modulo the bucket count: the simulator's bookkeeping does not need
+  real E[HS^2] values."""
+  return board_buckets.stand_ins()
 
 
 def _betting(state):
@@ -139,7 +138,8 @@ def test_one_information_state_per_player_joins_per_episode(game,
 def test_policies_on_nfsp_lhe_states(game, fake_tables):
   """The policies read N(u, a) / N(u) and argmax Q(u, a) at the state's
   information state: its betting node and the bucket of its player's cards
-  on the round (here index modulo bucket count), uniform where unvisited."""
+  on the round (`board_buckets.bucket`, which tests/test_board_buckets.py
+  checks against the index tables), uniform where unvisited."""
   search = smooth_uct_lhe.SmoothUCTLHE(game, seed=2, tables=fake_tables)
   search.run(50_000)
   average, greedy = search.average_policy(), search.greedy_policy()
@@ -155,10 +155,8 @@ def test_policies_on_nfsp_lhe_states(game, fake_tables):
       node, u = search.information_state(state)
       p, r = state.current_player(), state.betting_round()
       board = state.board_cards()[:card_abstraction.BOARD_CARDS[r]]
-      index = card_abstraction.hand_index(np.array(state.hole_cards(p)),
-                                          np.array(board, np.int64))
-      assert u == search.tree.offset[node] + (
-          index % card_abstraction.NUM_BUCKETS[r])
+      assert u == search.tree.offset[node] + board_buckets.bucket(
+          r, state.hole_cards(p), board, fake_tables)
       legal = state.legal_actions()
       mixed = average.action_probabilities(state)
       best = greedy.action_probabilities(state)
