@@ -16,7 +16,8 @@ splits the index in two:
 
 A look-up is then a sort of the board's cards, one board entry per round for
 both players, and per player two small tables (permuted cards, pair rank) and
-one bucket entry. The preflop table is a 52 x 52 array over the card pair.
+one bucket entry, whose address (`pair_cell`) is known from the cards before
+it is read, so that a simulation can prefetch it (`smooth_uct_lhe`). The preflop table is a 52 x 52 array over the card pair.
 
 The arrangement is derived from `card_abstraction.tables()` (about a minute
 on one core) and cached beside them (`<cache>/by_board`, checksummed like
@@ -53,7 +54,7 @@ _PERMUTATION_BITS = 5  # 24 permutations
 
 
 @numba.njit(cache=True)
-def _sorted_colex(cards, k, scratch):
+def sorted_colex(cards, k, scratch):
   """Colex rank of a set of k cards given in any order (sorted in
   `scratch`)."""
   for i in range(k):
@@ -84,7 +85,7 @@ def _canonical_boards(k):
     for p in range(24):
       for i in range(k):
         image[i] = _PERMUTED[p, board[i]]
-      value = _sorted_colex(image, k, scratch)
+      value = sorted_colex(image, k, scratch)
       if value < best:
         best, best_p = value, p
     canonical[rank], permutation[rank] = best, best_p
@@ -212,16 +213,17 @@ def board_entry(round_, board, boards, scratch):
   """The packed (canonical board, permutation) of a round's board cards
   (`board` holds at least the round's; `boards` is the round's `_boards`
   table, `scratch` 5 int64s)."""
-  return boards[_sorted_colex(board, ROUND_CARDS[round_ - 1], scratch)]
+  return boards[sorted_colex(board, ROUND_CARDS[round_ - 1], scratch)]
 
 
 @numba.njit(cache=True)
-def pair_bucket(entry, hole, buckets):
-  """The bucket of `hole` on the board of `entry` (`board_entry`) in the
-  round's `buckets` table."""
+def pair_cell(entry, first, second):
+  """Where the bucket of hole cards (first, second) on the board of `entry`
+  (`board_entry`) is in the round's table, flattened: canonical board *
+  NUM_PAIRS + pair of the permuted cards."""
   p = entry & (1 << _PERMUTATION_BITS) - 1
-  pair = _PAIR[_PERMUTED[p, hole[0]], _PERMUTED[p, hole[1]]]
-  return buckets[entry >> _PERMUTATION_BITS, pair]
+  pair = _PAIR[_PERMUTED[p, first], _PERMUTED[p, second]]
+  return (entry >> _PERMUTATION_BITS) * NUM_PAIRS + pair
 
 
 def bucket(round_, hole, board, board_tables):
@@ -239,4 +241,5 @@ def bucket(round_, hole, board, board_tables):
     return int(board_tables.preflop[hole[0], hole[1]])
   entry = board_entry(round_, board, board_tables[2 * round_ - 1],
                       np.empty(5, np.int64))
-  return int(pair_bucket(entry, hole, board_tables[2 * round_]))
+  cell = pair_cell(entry, hole[0], hole[1])
+  return int(board_tables[2 * round_].flat[cell])

@@ -43,6 +43,7 @@ from open_spiel.python import policy as policy_lib
 from nfsp_spiel import board_buckets
 from nfsp_spiel import card_abstraction
 from nfsp_spiel import checkpoints
+from nfsp_spiel import cache_hints
 from nfsp_spiel import checks
 from nfsp_spiel import smooth_uct
 from nfsp_spiel.games import hand_ranks
@@ -161,23 +162,43 @@ class BettingTree:
 
 
 @numba.njit(cache=True)
-def _bucket(r, hole, board, entries, scratch, preflop, flop_boards, flop,
-            turn_boards, turn, river_boards, river):
-  """The bucket of `hole` on round r; `entries[r]` caches the round's board
-  entry for both players (-1: not looked up yet). A heterogeneous tuple of
-  tables cannot be indexed by a run-time round in numba, hence the
-  arguments."""
-  if r == 0:
-    return preflop[hole[0], hole[1]]
-  if entries[r] < 0:
-    entries[r] = board_buckets.board_entry(
-        r, board, flop_boards if r == 1 else
-        turn_boards if r == 2 else river_boards, scratch)
-  if r == 1:  # the tables' types differ (uint16, uint8): one call each
-    return board_buckets.pair_bucket(entries[r], hole, flop)
-  if r == 2:
-    return board_buckets.pair_bucket(entries[r], hole, turn)
-  return board_buckets.pair_bucket(entries[r], hole, river)
+def _deal(deck, deal, board_ranks, scratch, flop_boards, turn_boards,
+          river_boards):
+  """Deals 9 cards (a partial Fisher-Yates shuffle of `deck`: the players'
+  2 + 2, then the board's 5), ranks the flop, turn and river boards and
+  prefetches their board entries."""
+  for i in range(9):
+    j = i + np.random.randint(52 - i)
+    deck[i], deck[j] = deck[j], deck[i]
+    deal[i] = deck[i]
+  for r in range(1, 4):
+    board_ranks[r] = board_buckets.sorted_colex(deal[4:], r + 2, scratch)
+  cache_hints.prefetch(flop_boards, board_ranks[1])
+  cache_hints.prefetch(turn_boards, board_ranks[2])
+  cache_hints.prefetch(river_boards, board_ranks[3])
+
+
+@numba.njit(cache=True)
+def _locate(deal, board_ranks, cells, flop_boards, flop, turn_boards, turn,
+            river_boards, river):
+  """Reads a deal's board entries and prefetches each player's bucket cell
+  (`board_buckets.pair_cell`) on the flop, turn and river into `cells`."""
+  for r in range(1, 4):
+    if r == 1:
+      entry = flop_boards[board_ranks[1]]
+    elif r == 2:
+      entry = turn_boards[board_ranks[2]]
+    else:
+      entry = river_boards[board_ranks[3]]
+    for p in range(2):
+      cell = board_buckets.pair_cell(entry, deal[2 * p], deal[2 * p + 1])
+      cells[p, r] = cell
+      if r == 1:  # the tables' types differ (uint16, uint8): one call each
+        cache_hints.prefetch(flop, cell)
+      elif r == 2:
+        cache_hints.prefetch(turn, cell)
+      else:
+        cache_hints.prefetch(river, cell)
 
 
 @numba.njit(cache=True)
@@ -186,55 +207,81 @@ def _simulate(num_episodes, seed, player, round_, contributions, fold_loser,
               preflop, flop_boards, flop, turn_boards, turn, river_boards,
               river, counts, action_counts, q, gamma, eta0, d, max_depth):
   """Runs `num_episodes` episodes of Alg. 1 on Limit Hold'em, updating the
-  tables in place."""
+  tables in place (`flop`, `turn`, `river`: the bucket tables by board,
+  flattened).
+
+  An episode's time goes to memory latency (BUILD_NOTES.md): its bucket
+  look-ups and tree rows are cache misses in tables of 100-200 MB. So deals
+  are made two episodes ahead, in a ring of three: each step deals the
+  episode two ahead and prefetches its board entries, reads the next
+  episode's entries (prefetched a step ago) and prefetches its bucket cells,
+  then plays its own deal with the buckets at hand, prefetching the rows of
+  a decision's children before selecting at it."""
   np.random.seed(seed)
   deck = np.arange(52)
-  buckets = np.empty((2, 4), np.int64)
-  entries = np.empty(4, np.int64)
+  deals = np.empty((3, 9), np.int64)
+  board_ranks = np.empty((3, 4), np.int64)
+  cells = np.empty((3, 2, 4), np.int64)
   scratch = np.empty(5, np.int64)
+  buckets = np.empty((2, 4), np.int64)
+  in_tree = np.empty(2, np.bool_)
   path_u = np.empty(max_depth, np.int64)
   path_k = np.empty(max_depth, np.int64)
   path_p = np.empty(max_depth, np.int64)
-  for _ in range(num_episodes):
-    for i in range(9):  # a partial Fisher-Yates shuffle deals 9 cards
-      j = i + np.random.randint(52 - i)
-      deck[i], deck[j] = deck[j], deck[i]
-    buckets[:] = -1
-    entries[:] = -1
+  for step in range(num_episodes + 2):
+    _deal(deck, deals[step % 3], board_ranks[step % 3], scratch, flop_boards,
+          turn_boards, river_boards)
+    if step >= 1:
+      ahead = (step - 1) % 3
+      _locate(deals[ahead], board_ranks[ahead], cells[ahead], flop_boards,
+              flop, turn_boards, turn, river_boards, river)
+    if step < 2:
+      continue
+    slot = (step - 2) % 3
+    deal = deals[slot]
+    for p in range(2):
+      buckets[p, 0] = preflop[deal[2 * p], deal[2 * p + 1]]
+      buckets[p, 1] = flop[cells[slot, p, 1]]
+      buckets[p, 2] = turn[cells[slot, p, 2]]
+      buckets[p, 3] = river[cells[slot, p, 3]]
+    in_tree[:] = True
     node, depth = 0, 0
-    out_of_tree0, out_of_tree1 = False, False
     while player[node] >= 0:
       acting, n = player[node], num_children[node]
-      if out_of_tree0 if acting == 0 else out_of_tree1:
+      first = child_start[node]
+      for k in range(n):  # the rows the next decision may read
+        child = children[first + k]
+        if player[child] >= 0 and in_tree[player[child]]:
+          cache_hints.prefetch(counts, offset[child] +
+                   buckets[player[child], round_[child]])
+      if not in_tree[acting]:
         k = np.random.randint(n)  # rollout
       else:
-        r = round_[node]
-        if buckets[acting, r] < 0:
-          buckets[acting, r] = _bucket(
-              r, deck[2 * acting:2 * acting + 2], deck[4:9], entries, scratch,
-              preflop, flop_boards, flop, turn_boards, turn, river_boards,
-              river)
-        u = offset[node] + buckets[acting, r]
+        u = offset[node] + buckets[acting, round_[node]]
         if counts[u] == 0:  # expand, then roll out for this player
           k = np.random.randint(n)
-          if acting == 0:
-            out_of_tree0 = True
-          else:
-            out_of_tree1 = True
+          in_tree[acting] = False
         else:
           k = smooth_uct.select(u, n, counts, action_counts, q, gamma, eta0,
                                 d, exploration[node])
         path_u[depth], path_k[depth], path_p[depth] = u, k, acting
         depth += 1
-      node = children[child_start[node] + k]
+      node = children[first + k]
     if fold_loser[node] >= 0:
       loser = fold_loser[node]
       return0 = contributions[node, loser] * (1.0 if loser == 1 else -1.0)
     else:
       return0 = contributions[node, 0] * hand_ranks.showdown_sign(
-          deck[0:2], deck[2:4], deck[4:9])
+          deal[0:2], deal[2:4], deal[4:9])
     smooth_uct.backup(path_u, path_k, path_p, depth, return0 / BIG_BLIND,
                       counts, action_counts, q)
+
+
+def _flat(tables):
+  """`board_buckets.BoardTables` as `_simulate` takes them: the bucket
+  tables flattened (views), so that a cell is one index."""
+  return tuple(table.reshape(-1) if name in ("flop", "turn", "river") else
+               table for name, table in zip(tables._fields, tables))
 
 
 class SmoothUCTLHE(smooth_uct.TableSearch):
@@ -264,7 +311,7 @@ class SmoothUCTLHE(smooth_uct.TableSearch):
     _simulate(int(num_episodes), int(self._rng.integers(2**31)), t.player,
               t.round, t.contributions, t.fold_loser, t.child_start,
               t.num_children, t.children, t.offset, self.exploration,
-              *self.tables, self.counts,
+              *_flat(self.tables), self.counts,
               self.action_counts, self.q, cfg.gamma, cfg.eta0, cfg.d,
               t.max_depth)
     self.episodes += num_episodes
