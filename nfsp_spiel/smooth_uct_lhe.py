@@ -205,10 +205,12 @@ def _locate(deal, board_ranks, cells, flop_boards, flop, turn_boards, turn,
 def _simulate(num_episodes, seed, player, round_, contributions, fold_loser,
               child_start, num_children, children, offset, exploration,
               preflop, flop_boards, flop, turn_boards, turn, river_boards,
-              river, counts, action_counts, q, gamma, eta0, d, max_depth):
+              river, counts, action_counts, q, gamma, eta0, d, max_depth,
+              record):
   """Runs `num_episodes` episodes of Alg. 1 on Limit Hold'em, updating the
   tables in place (`flop`, `turn`, `river`: the bucket tables by board,
-  flattened).
+  flattened). If `record` has rows, row i gets episode i's 9 cards and its
+  2 x 4 buckets.
 
   An episode's time goes to memory latency (BUILD_NOTES.md): its bucket
   look-ups and tree rows are cache misses in tables of 100-200 MB. So deals
@@ -244,6 +246,9 @@ def _simulate(num_episodes, seed, player, round_, contributions, fold_loser,
       buckets[p, 1] = flop[cells[slot, p, 1]]
       buckets[p, 2] = turn[cells[slot, p, 2]]
       buckets[p, 3] = river[cells[slot, p, 3]]
+    if len(record):
+      record[step - 2, :9] = deal
+      record[step - 2, 9:] = buckets.ravel()
     in_tree[:] = True
     node, depth = 0, 0
     while player[node] >= 0:
@@ -307,13 +312,18 @@ class SmoothUCTLHE(smooth_uct.TableSearch):
   def run(self, num_episodes):
     """Simulates `num_episodes` episodes from fresh deals."""
     num_episodes = checks.whole_number("num_episodes", num_episodes, 0)
+    self._simulate(num_episodes, np.empty((0, 17), np.int64))
+
+  def _simulate(self, num_episodes, record):
+    """`run`, writing each episode's cards and buckets into `record` if it
+    has rows (the tests' view into the kernel's deal pipeline)."""
     t, cfg = self.tree, self.config
     _simulate(int(num_episodes), int(self._rng.integers(2**31)), t.player,
               t.round, t.contributions, t.fold_loser, t.child_start,
               t.num_children, t.children, t.offset, self.exploration,
               *_flat(self.tables), self.counts,
               self.action_counts, self.q, cfg.gamma, cfg.eta0, cfg.d,
-              t.max_depth)
+              t.max_depth, record)
     self.episodes += num_episodes
 
   def information_state(self, state):

@@ -241,3 +241,23 @@ def test_learns_to_beat_always_call(game):
       game, search.greedy_policy(), evaluation.baselines.AlwaysCall(game),
       num_deals=2000, seed=0)
   assert result.mbb_per_hand - 3 * result.mbb_stderr > 0, result
+
+
+def test_each_episode_plays_with_the_buckets_of_its_own_cards(game,
+                                                               fake_tables):
+  """The kernel deals two episodes ahead and looks buckets up a step before
+  it plays them: every episode's buckets must still be those of its own
+  cards (`board_buckets.bucket`, checked against the index tables in
+  tests/test_board_buckets.py), and the deals fresh ones."""
+  search = smooth_uct_lhe.SmoothUCTLHE(game, seed=8, tables=fake_tables)
+  record = np.zeros((500, 17), np.int64)
+  search._simulate(500, record)  # pylint: disable=protected-access
+  assert search.episodes == 500 and search.counts[:169].sum() == 500
+  for row in record:
+    deal, buckets = row[:9], row[9:].reshape(2, 4)
+    assert len(set(deal.tolist())) == 9
+    for p in range(2):
+      for r, k in enumerate(card_abstraction.BOARD_CARDS):
+        assert buckets[p, r] == board_buckets.bucket(
+            r, deal[2 * p:2 * p + 2], deal[4:4 + k], fake_tables)
+  assert len({tuple(row[:9]) for row in record}) == 500
