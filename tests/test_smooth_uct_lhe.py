@@ -32,6 +32,19 @@ def fake_tables():
   return board_buckets.stand_ins()
 
 
+def _play(game, rng, num_games, decide):
+  """Plays `num_games` games of `game` with chance from `rng`; at each
+  decision `decide(state)` checks what it wants and returns the action."""
+  for _ in range(num_games):
+    state = game.new_initial_state()
+    while not state.is_terminal():
+      if state.is_chance_node():
+        state.apply_action(rng.choice([a for a, _ in
+                                       state.chance_outcomes()]))
+      else:
+        state.apply_action(decide(state))
+
+
 def _betting(state):
   return tuple(h.action for h in state.full_history() if h.player >= 0)
 
@@ -145,31 +158,29 @@ def test_policies_on_nfsp_lhe_states(game, fake_tables):
   average, greedy = search.average_policy(), search.greedy_policy()
   rng = np.random.default_rng(3)
   visited = 0
-  for _ in range(30):
-    state = game.new_initial_state()
-    while not state.is_terminal():
-      if state.is_chance_node():
-        state.apply_action(rng.choice([a for a, _ in
-                                       state.chance_outcomes()]))
-        continue
-      node, u = search.information_state(state)
-      p, r = state.current_player(), state.betting_round()
-      board = state.board_cards()[:card_abstraction.BOARD_CARDS[r]]
-      assert u == search.tree.offset[node] + board_buckets.bucket(
-          r, state.hole_cards(p), board, fake_tables)
-      legal = state.legal_actions()
-      mixed = average.action_probabilities(state)
-      best = greedy.action_probabilities(state)
-      assert sorted(mixed) == sorted(best) == legal
-      if search.counts[u]:
-        visited += 1
-        counts = search.action_counts[u, :len(legal)]
-        np.testing.assert_allclose([mixed[a] for a in legal],
-                                   counts / counts.sum())
-        assert best[legal[int(np.argmax(search.q[u, :len(legal)]))]] == 1.0
-      else:
-        assert set(mixed.values()) == {1.0 / len(legal)}
-      state.apply_action(rng.choice(legal, p=[mixed[a] for a in legal]))
+
+  def check(state):
+    nonlocal visited
+    node, u = search.information_state(state)
+    p, r = state.current_player(), state.betting_round()
+    board = state.board_cards()[:card_abstraction.BOARD_CARDS[r]]
+    assert u == search.tree.offset[node] + board_buckets.bucket(
+        r, state.hole_cards(p), board, fake_tables)
+    legal = state.legal_actions()
+    mixed = average.action_probabilities(state)
+    best = greedy.action_probabilities(state)
+    assert sorted(mixed) == sorted(best) == legal
+    if search.counts[u]:
+      visited += 1
+      counts = search.action_counts[u, :len(legal)]
+      np.testing.assert_allclose([mixed[a] for a in legal],
+                                 counts / counts.sum())
+      assert best[legal[int(np.argmax(search.q[u, :len(legal)]))]] == 1.0
+    else:
+      assert set(mixed.values()) == {1.0 / len(legal)}
+    return rng.choice(legal, p=[mixed[a] for a in legal])
+
+  _play(game, rng, 30, check)
   assert visited > 30
 
 
@@ -185,22 +196,19 @@ def test_greedy_profile_saves_loads_and_plays_as_the_search(game, fake_tables,
   np.testing.assert_array_equal(unvisited, search.counts == 0)
   assert 0 < unvisited.mean() < 1
   rng = np.random.default_rng(7)
-  for _ in range(20):
-    state = game.new_initial_state()
-    while not state.is_terminal():
-      if state.is_chance_node():
-        state.apply_action(rng.choice([a for a, _ in
-                                       state.chance_outcomes()]))
-        continue
-      _, u = search.information_state(state)
-      legal = state.legal_actions()
-      probs = profile.action_probabilities(state)
-      if search.counts[u]:
-        q = search.q[u, :len(legal)]
-        assert probs[legal[int(np.argmax(q))]] == 1.0
-      else:
-        assert set(probs.values()) == {1.0 / len(legal)}
-      state.apply_action(legal[rng.integers(len(legal))])
+
+  def check(state):
+    _, u = search.information_state(state)
+    legal = state.legal_actions()
+    probs = profile.action_probabilities(state)
+    if search.counts[u]:
+      q = search.q[u, :len(legal)]
+      assert probs[legal[int(np.argmax(q))]] == 1.0
+    else:
+      assert set(probs.values()) == {1.0 / len(legal)}
+    return legal[rng.integers(len(legal))]
+
+  _play(game, rng, 20, check)
   np.savez(tmp_path / "other.npz", q=search.q)
   with pytest.raises(ValueError, match="not a greedy profile"):
     smooth_uct_lhe.GreedyProfile.load(game, tmp_path / "other.npz",
