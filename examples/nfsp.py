@@ -5,11 +5,13 @@ average policy (and with `--eval_policies` their greedy best response or
 greedy average): exploitability through `nfsp_spiel.evaluation` on games
 small enough, with the run diagnostics beside it (`nfsp.diagnostics`: each
 player's best-response gap and the exploitability of M_SL's action counts;
-`--nodiagnostics` skips them); in Limit Hold'em (`nfsp_lhe`) a duplicate
-match against the equity-threshold baseline in mbb/h and the local best
-response's winnings against the average policy (`--lbr_hands`); in other
-large games a match against a uniform random player. Rows go to `<output_dir>/curve.csv` (TensorBoard with
-`--tensorboard`), `curve.png` is redrawn at every evaluation, and
+`--nodiagnostics` skips them); in Limit Hold'em (`nfsp_lhe`) duplicate
+matches against the equity-threshold baseline and the shipped SmooCT-like
+profile (`--smooct_deals`) in mbb/h and the local best response's winnings
+against the average policy (`--lbr_hands`); in other large games a match
+against a uniform random player. Rows go to `<output_dir>/curve.csv`
+(TensorBoard with `--tensorboard`), `curve.png` is redrawn at every
+evaluation, and
 `<output_dir>/checkpoint.npz` is written every `--checkpoint_every` episodes:
 the same command resumes from it with nothing lost (`--noresume` starts over).
 
@@ -65,6 +67,11 @@ run_flags.define_count("eval_deals", 2000, "Duplicate deals per match where "
 flags.DEFINE_integer("lbr_hands", 1000, "Hands of the local best response "
                      "against the average policy at each Limit Hold'em "
                      "evaluation (0: none).", lower_bound=0)
+run_flags.define_count("smooct_deals", 1000, "Duplicate deals per match of "
+                       "each evaluated policy against the shipped SmooCT-like "
+                       "greedy profile (`smooth_uct_lhe.shipped_profile`, the "
+                       "paper's fig. 2a opponent) at each Limit Hold'em "
+                       "evaluation (0: none).", lower_bound=0)
 flags.DEFINE_list("hidden_layers", None, "Hidden layer sizes (preset's).")
 run_flags.define_count("rl_memory", None, "M_RL capacity (preset's).")
 run_flags.define_count("sl_memory", None, "M_SL capacity (preset's).")
@@ -143,8 +150,9 @@ def make_config():
 def evaluate(game, agents, diagnostics):
   """Exploitability of each `--eval_policies` policy where a best response
   is computable; in Limit Hold'em, mbb/h against the equity-threshold
-  baseline and, for the average policy, the local best response's winnings
-  (`--lbr_hands`); in other large games mbb/h against a uniform player.
+  baseline and the SmooCT-like profile and, for the average policy, the
+  local best response's winnings (`--lbr_hands`); in other large games
+  mbb/h against a uniform player.
   `diagnostics(average_tabular)`: `nfsp.diagnostics` where the agents'
   memories are (this process, or the learner of --actors)."""
   from nfsp_spiel import nfsp  # pylint: disable=g-import-not-at-top
@@ -163,10 +171,22 @@ def evaluate(game, agents, diagnostics):
     metrics[name] = evaluation.head_to_head(
         game, learned, opponent, FLAGS.eval_deals,
         seed=FLAGS.seed).mbb_per_hand
+    if _metric(game) == LHE_METRIC and FLAGS.smooct_deals:
+      suffix = name[len(LHE_METRIC):]
+      metrics[f"{SMOOCT_METRIC}{suffix}"] = evaluation.head_to_head(
+          game, learned, _smooct(str(game)), FLAGS.smooct_deals,
+          seed=FLAGS.seed).mbb_per_hand
     if _metric(game) == LHE_METRIC and kind == "average" and FLAGS.lbr_hands:
       metrics["lbr_mbb_per_hand"] = evaluation.local_best_response(
           game, learned, FLAGS.lbr_hands, seed=FLAGS.seed).mbb_per_hand
   return metrics
+
+
+@functools.cache
+def _smooct(game_string):
+  """The shipped SmooCT-like profile, loaded once (games are unhashable)."""
+  from nfsp_spiel import smooth_uct_lhe  # pylint: disable=g-import-not-at-top
+  return smooth_uct_lhe.shipped_profile(run_flags.load_game(game_string))
 
 
 def plot(metric, curve, png):
@@ -177,7 +197,8 @@ def plot(metric, curve, png):
   labels = {"exploitability_sl_memory": "M_SL action counts",
             "br_gap_0": "best-response gap, player 0",
             "br_gap_1": "best-response gap, player 1",
-            "lbr_mbb_per_hand": "local best response's winnings"}
+            "lbr_mbb_per_hand": "local best response's winnings",
+            SMOOCT_METRIC: "average policy vs SmooCT-like profile"}
   lines.update({label: (curve, column) for column, label in labels.items()
                 if column in columns})
   evaluation.plot_curves(lines, png, metric=metric,
@@ -195,6 +216,7 @@ def _column(game, kind):
 
 
 LHE_METRIC = "mbb_per_hand_vs_equity_threshold"
+SMOOCT_METRIC = "mbb_per_hand_vs_smooct"
 
 
 def _metric(game):

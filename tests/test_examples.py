@@ -227,16 +227,19 @@ def test_nfsp_binary_trains_nfsp_arm_and_arm(tmp_path, preset, column):
 
 def test_nfsp_binary_measures_lhe_against_the_baseline_and_lbr(tmp_path):
   """Limit Hold'em has no exact best response: the curve holds mbb/h
-  against the equity-threshold player and LBR's winnings."""
+  against the equity-threshold player and the shipped SmooCT-like profile
+  (here on stand-in bucket tables), and LBR's winnings."""
   flags = ["--game=nfsp_lhe", "--preset=lhe", "--hidden_layers=16",
            "--rl_memory=2000", "--sl_memory=2000", "--episodes=256",
            "--eval_every=256", "--checkpoint_every=256", "--eval_deals=4",
-           "--lbr_hands=2", f"--output_dir={tmp_path}"]
-  _run("nfsp.py", *flags)
+           "--smooct_deals=4", "--lbr_hands=2",
+           "--eval_policies=average,greedy_average", f"--output_dir={tmp_path}"]
+  _run("nfsp.py", *flags, env=_stand_in_tables(tmp_path / "cache"))
   with open(tmp_path / "curve.csv", encoding="utf-8") as curve:
     header, *rows = curve.read().splitlines()
-  assert {"mbb_per_hand_vs_equity_threshold", "lbr_mbb_per_hand"} <= set(
-      header.split(",")) and len(rows) == 2
+  assert {"mbb_per_hand_vs_equity_threshold", "lbr_mbb_per_hand",
+          "mbb_per_hand_vs_smooct", "mbb_per_hand_vs_smooct_greedy_average",
+          } <= set(header.split(",")) and len(rows) == 2
   result = subprocess.run(
       [sys.executable, os.path.join(EXAMPLES, "nfsp.py"), *flags,
        "--lbr_hands=3"], capture_output=True, text=True, timeout=300,

@@ -2,6 +2,8 @@
 exploration schedule's closed form, the simulator's bookkeeping, policies
 over real states, checkpoints, and (slow, with the real tables) learning."""
 
+import dataclasses
+
 import numpy as np
 import pyspiel
 import pytest
@@ -269,3 +271,15 @@ def test_each_episode_plays_with_the_buckets_of_its_own_cards(game,
         assert buckets[p, r] == board_buckets.bucket(
             r, deal[2 * p:2 * p + 2], deal[4:4 + k], fake_tables)
   assert len({tuple(row[:9]) for row in record}) == 500
+
+
+def test_the_shipped_profile_is_the_documented_search(game, fake_tables):
+  """The package's SmooCT-like opponent is Smooth UCT's greedy profile after
+  10^9 episodes with the thesis' LHE settings, seed 0, and has a choice at
+  most information states."""
+  profile = smooth_uct_lhe.shipped_profile(game, tables=fake_tables)
+  assert profile.settings == {**dataclasses.asdict(smooth_uct_lhe.LHE),
+                              "seed": 0, "episodes": 10**9}
+  visited = profile.choice != smooth_uct_lhe.UNVISITED
+  assert visited.mean() > 0.8
+  assert profile.choice[visited].max() <= 2

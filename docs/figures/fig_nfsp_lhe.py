@@ -2,25 +2,36 @@
 
 The paper plots mbb/h of NFSP's average, greedy-average and best-response
 strategies against the 2014 ACPC programs (SmartBot, Fellsten, ...), which
-are not available; here the opponent is the equity-threshold baseline
-(`evaluation.baselines.EquityThreshold`, duplicate deals), with the local
-best response's winnings against the average strategy (LBR, a lower bound on
-its exploitability) beside them. The run is `examples/nfsp.py` with the
-paper's sec. 4.3 settings (`NFSPConfig.lhe()`), checkpointed under runs/ and
+are not available. Here the opponents are the equity-threshold baseline
+(`evaluation.baselines.EquityThreshold`) and the package's SmooCT-like
+profile (`smooth_uct_lhe.shipped_profile`: Smooth UCT's greedy profile after
+10^9 episodes in the thesis' E[HS^2] abstraction, the stand-in for the
+paper's SmooCT), all with duplicate deals, with the local best response's
+winnings against the average strategy (LBR, a lower bound on its
+exploitability) beside them. The run is `examples/nfsp.py` with the paper's
+sec. 4.3 settings (`NFSPConfig.lhe()`), checkpointed under runs/ and
 resumable by the same command:
 
   python examples/nfsp.py --game nfsp_lhe --preset lhe \\
       --episodes 20000000 --eval_every 50000 --checkpoint_every 50000 \\
-      --eval_deals 500 --lbr_hands 500 \\
+      --eval_deals 500 --smooct_deals 500 --lbr_hands 500 \\
       --eval_policies average,greedy_average,best_response \\
       --output_dir runs/nfsp_lhe
   python docs/figures/fig_nfsp_lhe.py     # copies the curve, draws the PNG
 
+A run whose curve has no SmooCT columns (started with --smooct_deals 0, or
+before the profile existed) is measured afterwards from copies of its
+checkpoints (a hard link per checkpoint, which the run's atomic replace
+leaves intact): `--snapshots DIR` plays each one's average and
+greedy-average strategies against the profile and keeps the results in
+`data/nfsp_lhe/vs_smooct.csv` (snapshots already there are not replayed).
+
 The curve is copied to `data/nfsp_lhe/curve.csv`, the PNG is
-`fig_nfsp_lhe.png`.
-"""
+`fig_nfsp_lhe.png`."""
 
 import argparse
+import csv
+import glob
 import os
 import shutil
 
@@ -34,13 +45,67 @@ COLUMNS = {  # curve column -> label
     "mbb_per_hand_vs_equity_threshold_best_response":
         "best response (DQN) vs equity player",
     "lbr_mbb_per_hand": "LBR's winnings against the average strategy",
+    "mbb_per_hand_vs_smooct": "average strategy vs SmooCT-like profile",
+    "mbb_per_hand_vs_smooct_greedy_average":
+        "greedy-average strategy vs SmooCT-like profile",
 }
+SNAPSHOT_FIELDS = ("step", "policy", "mbb_per_hand", "mbb_stderr", "deals")
+
+
+def _read_snapshot_results(path):
+  if not os.path.exists(path):
+    return []
+  with open(path, newline="", encoding="utf-8") as f:
+    return list(csv.DictReader(f))
+
+
+def evaluate_snapshots(directory, results_path, deals, seed):
+  """Plays each NFSP checkpoint in `directory` (average and greedy-average)
+  against the shipped SmooCT-like profile; appends a row per checkpoint and
+  policy to `results_path` (a rerun skips those already there)."""
+  import pyspiel  # pylint: disable=g-import-not-at-top
+  import nfsp_spiel  # noqa: F401  pylint: disable=g-import-not-at-top,unused-import
+  from nfsp_spiel import evaluation  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel import nfsp  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel import selfplay  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel import smooth_uct_lhe  # pylint: disable=g-import-not-at-top
+  game = pyspiel.load_game("nfsp_lhe")
+  profile = smooth_uct_lhe.shipped_profile(game)
+  done = {(int(row["step"]), row["policy"])
+          for row in _read_snapshot_results(results_path)}
+  agents = nfsp.agents_for(game, nfsp.NFSPConfig.lhe(), seed=seed)
+  loop = selfplay.SelfPlay(game, agents, 128, seed=seed)
+  new_file = not os.path.exists(results_path)
+  with open(results_path, "a", newline="", encoding="utf-8") as f:
+    writer = csv.DictWriter(f, SNAPSHOT_FIELDS)
+    if new_file:
+      writer.writeheader()
+    for path in sorted(glob.glob(os.path.join(directory, "*.npz"))):
+      loop.restore(path)
+      for kind in ("average", "greedy_average"):
+        if (loop.episodes, kind) in done:
+          continue
+        result = evaluation.head_to_head(
+            game, nfsp.NFSPPolicy(game, agents, kind), profile, deals,
+            seed=seed)
+        writer.writerow({"step": loop.episodes, "policy": kind,
+                         "mbb_per_hand": result.mbb_per_hand,
+                         "mbb_stderr": result.mbb_stderr, "deals": deals})
+        f.flush()
+        print(f"{loop.episodes:,} episodes, {kind}: "
+              f"{result.mbb_per_hand:.0f} +- {result.mbb_stderr:.0f} mbb/h "
+              "against the SmooCT-like profile", flush=True)
 
 
 def main():
   parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
   parser.add_argument("--run", default=os.path.join(nfsp_runs.ROOT, "runs",
                                                     "nfsp_lhe"))
+  parser.add_argument("--snapshots", default=None, help="a folder of the "
+                      "run's checkpoints to measure against the SmooCT-like "
+                      "profile")
+  parser.add_argument("--smooct_deals", type=int, default=1000)
+  parser.add_argument("--seed", type=int, default=0)
   args = parser.parse_args()
   import matplotlib  # pylint: disable=g-import-not-at-top
   matplotlib.use("Agg")
@@ -51,6 +116,16 @@ def main():
   curve = os.path.join(data, "curve.csv")
   shutil.copyfile(os.path.join(args.run, "curve.csv"), curve)
   rows = evaluation.read_curve(curve)
+  results = os.path.join(data, "vs_smooct.csv")
+  if args.snapshots:
+    evaluate_snapshots(args.snapshots, results, args.smooct_deals, args.seed)
+  for row in _read_snapshot_results(results):
+    column = "mbb_per_hand_vs_smooct" + (
+        "" if row["policy"] == "average" else "_" + row["policy"])
+    step = float(row["step"])
+    for curve_row in rows:
+      if curve_row["step"] == step and column not in curve_row:
+        curve_row[column] = float(row["mbb_per_hand"])
   figure, axes = plt.subplots(figsize=(7.2, 4.6))
   for column, label in COLUMNS.items():
     points = [(row["step"], row[column]) for row in rows if column in row]
