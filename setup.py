@@ -15,7 +15,7 @@ setuptools.setup(
     # as the namespaced `nfsp_spiel.games` (see BUILD_NOTES.md).
     packages=["nfsp_spiel", "nfsp_spiel.evaluation", "nfsp_spiel.games"],
     package_dir={"nfsp_spiel": "nfsp_spiel", "nfsp_spiel.games": "games"},
-    # The SmooCT-like Limit Hold'em profile NFSP is measured against (1.5 MB
+    # The SmooCT-like Limit Hold'em profile NFSP is measured against (0.3 MB
     # of greedy choices; smooth_uct_lhe.shipped_profile).
     package_data={"nfsp_spiel": ["data/*.npz"]},
     install_requires=[

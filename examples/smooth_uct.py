@@ -50,7 +50,7 @@ run_flags.define_count("eval_deals", 1000, "nfsp_lhe: duplicate deals per "
                        "baseline match.")
 flags.DEFINE_string("greedy_profile", None, "nfsp_lhe: write the final "
                     "greedy profile here (`smooth_uct_lhe.GreedyProfile`, "
-                    "1.5 MB), also when the run was already complete.")
+                    "0.3 MB), also when the run was already complete.")
 
 PRESETS = {"kuhn": smooth_uct.SmoothUCTConfig(),
            "leduc": smooth_uct.LEDUC,

@@ -17,10 +17,11 @@ splits the index in two:
 A look-up is then a sort of the board's cards, one board entry per round for
 both players, and per player two small tables (permuted cards, pair rank) and
 one bucket entry, whose address (`pair_cell`) is known from the cards before
-it is read, so that a simulation can prefetch it (`smooth_uct_lhe`). The preflop table is a 52 x 52 array over the card pair.
+it is read, so that a simulation can prefetch it (`smooth_uct_lhe`). The
+preflop table is a 52 x 52 array over the card pair.
 
-The arrangement is derived from `card_abstraction.tables()` (about a minute
-on one core) and cached beside them (`<cache>/by_board`, checksummed like
+The arrangement is derived from `card_abstraction.tables()` (about half a
+minute on two cores) and cached beside them (`<cache>/by_board`, checksummed like
 them): 1,755 / 16,432 / 134,459 canonical flops / turns / rivers, 227 MiB.
 """
 
@@ -130,11 +131,17 @@ def _gather(canonical_ranks, k, table, out):
               card_abstraction.hand_index_in(work, hole, board)]
 
 
-def _derive_round(k, table):
-  """(boards, buckets) of the round with k board cards from its index table."""
+def _board_entries(k):
+  """The `<round>_boards` table of k-card boards, and the colex ranks of the
+  canonical boards in the order of their numbers."""
   canonical, permutation = _canonical_boards(k)
   ranks, number = np.unique(canonical, return_inverse=True)
-  boards = (number << _PERMUTATION_BITS | permutation).astype(np.int32)
+  return (number << _PERMUTATION_BITS | permutation).astype(np.int32), ranks
+
+
+def _derive_round(k, table):
+  """(boards, buckets) of the round with k board cards from its index table."""
+  boards, ranks = _board_entries(k)
   buckets = np.zeros((len(ranks), NUM_PAIRS), table.dtype)
   _gather(ranks, k, table, buckets)
   return boards, buckets
@@ -188,23 +195,20 @@ def stand_ins(buckets=None):
   """`BoardTables` of the real shapes whose bucket is (canonical board +
   pair) modulo the round's bucket count (or all `buckets`): for tests and
   examples of the simulator's bookkeeping, which need no E[HS^2] values."""
+  shapes = _shapes()
   arrays = {}
-  for name, (shape, dtype) in _shapes().items():
-    if name.endswith("_boards"):
-      k = ROUND_CARDS[card_abstraction.ROUND_NAMES.index(name[:-7]) - 1]
-      canonical, permutation = _canonical_boards(k)
-      number = np.unique(canonical, return_inverse=True)[1]
-      arrays[name] = (number << _PERMUTATION_BITS | permutation).astype(
-          np.int32)
-    elif buckets is not None:
+  for name, count in zip(card_abstraction.ROUND_NAMES,
+                         card_abstraction.NUM_BUCKETS):
+    shape, dtype = shapes[name]
+    if buckets is not None:
       arrays[name] = np.full(shape, buckets, dtype)
-    else:
-      count = card_abstraction.NUM_BUCKETS[
-          card_abstraction.ROUND_NAMES.index(name)]
-      arrays[name] = np.empty(shape, dtype)
-      for start in range(0, shape[0], 4096):  # rows in chunks: small temporaries
-        rows = np.arange(start, min(start + 4096, shape[0]))[:, None]
-        arrays[name][rows[:, 0]] = (rows + np.arange(shape[1])) % count
+      continue
+    arrays[name] = np.empty(shape, dtype)
+    for start in range(0, shape[0], 4096):  # rows in chunks: small temporaries
+      rows = np.arange(start, min(start + 4096, shape[0]))[:, None]
+      arrays[name][rows[:, 0]] = (rows + np.arange(shape[1])) % count
+  for name, k in zip(card_abstraction.ROUND_NAMES[1:], ROUND_CARDS):
+    arrays[f"{name}_boards"] = _board_entries(k)[0]
   return BoardTables(**arrays)
 
 
@@ -230,13 +234,7 @@ def bucket(round_, hole, board, board_tables):
   """The bucket of one hand on round `round_` (0 preflop ... 3 river) with
   the round's board cards, from Python (checked like
   `card_abstraction.bucket`)."""
-  hole = np.asarray(hole, np.int64)
-  board = np.asarray(board, np.int64)
-  card_abstraction._check_hand(hole, board)  # pylint: disable=protected-access
-  if len(board) != card_abstraction.BOARD_CARDS[round_]:
-    raise ValueError(f"round {round_} ({card_abstraction.ROUND_NAMES[round_]})"
-                     f" has {card_abstraction.BOARD_CARDS[round_]} board "
-                     f"cards, not {len(board)}")
+  hole, board = card_abstraction.round_hand(round_, hole, board)
   if round_ == 0:
     return int(board_tables.preflop[hole[0], hole[1]])
   entry = board_entry(round_, board, board_tables[2 * round_ - 1],

@@ -675,15 +675,23 @@ def tables(cache_dir=None):
   return Tables(*(arrays[name] for name in ROUND_NAMES))
 
 
-def bucket(round_, hole, board, tables_):
-  """The bucket of one hand on round `round_` (0 preflop ... 3 river), with
-  `board` the round's board cards (0, 3, 4 or 5)."""
+def round_hand(round_, hole, board):
+  """(hole, board) as int64 arrays, checked as one hand of round `round_`
+  (0 preflop ... 3 river) with the round's board cards: Python-level input
+  checks for every bucket look-up (here and `board_buckets`)."""
   hole = np.asarray(hole, np.int64)
   board = np.asarray(board, np.int64)
   _check_hand(hole, board)
   if len(board) != BOARD_CARDS[round_]:
     raise ValueError(f"round {round_} ({ROUND_NAMES[round_]}) has "
                      f"{BOARD_CARDS[round_]} board cards, not {len(board)}")
+  return hole, board
+
+
+def bucket(round_, hole, board, tables_):
+  """The bucket of one hand on round `round_` (0 preflop ... 3 river), with
+  `board` the round's board cards (0, 3, 4 or 5)."""
+  hole, board = round_hand(round_, hole, board)
   return int(tables_[round_][hand_index(hole, board)])
 
 

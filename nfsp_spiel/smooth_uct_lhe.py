@@ -15,10 +15,11 @@ thesis' program of this kind, SmooCT, came second in the 2014 ACPC.
   They are numbered node by node (node offset + bucket), 1,520,352 in all, so
   N, N(u, a) and Q are arrays (`smooth_uct.TableSearch`: a 64-byte row per
   information state, 97 MB) and a state is in the tree once visited.
-* `_simulate` (numba) deals 9 cards per episode, walks the betting tree,
-  buckets a player's cards on a round only when its tree needs them (table
-  look-ups by board, `board_buckets`: the board's entry once per round for
-  both players, then the player's pair), grows each player's tree by one information state per episode,
+* `_simulate` (numba) deals 9 cards per episode two episodes ahead, looks
+  up both players' buckets by board (`board_buckets`: the board's entry once
+  per round for both players, then each player's pair) with the reads
+  prefetched, walks the betting tree, grows each player's tree by one
+  information state per episode,
   plays uniformly at random outside it and ranks showdowns with
   `hand_ranks`; selection and backup are `smooth_uct`'s, shared with the
   small games' kernel.
@@ -41,9 +42,9 @@ import numpy as np
 from open_spiel.python import policy as policy_lib
 
 from nfsp_spiel import board_buckets
+from nfsp_spiel import cache_hints
 from nfsp_spiel import card_abstraction
 from nfsp_spiel import checkpoints
-from nfsp_spiel import cache_hints
 from nfsp_spiel import checks
 from nfsp_spiel import smooth_uct
 from nfsp_spiel.games import hand_ranks
@@ -179,26 +180,24 @@ def _deal(deck, deal, board_ranks, scratch, flop_boards, turn_boards,
 
 
 @numba.njit(cache=True)
+def _locate_round(r, deal, board_rank, cells, boards, buckets):
+  """Reads the deal's round-r board entry and prefetches each player's
+  bucket cell (`board_buckets.pair_cell`) in the round's `buckets` table,
+  keeping the cells in cells[:, r]."""
+  entry = boards[board_rank]
+  for p in range(2):
+    cells[p, r] = board_buckets.pair_cell(entry, deal[2 * p], deal[2 * p + 1])
+    cache_hints.prefetch(buckets, cells[p, r])
+
+
+@numba.njit(cache=True)
 def _locate(deal, board_ranks, cells, flop_boards, flop, turn_boards, turn,
             river_boards, river):
-  """Reads a deal's board entries and prefetches each player's bucket cell
-  (`board_buckets.pair_cell`) on the flop, turn and river into `cells`."""
-  for r in range(1, 4):
-    if r == 1:
-      entry = flop_boards[board_ranks[1]]
-    elif r == 2:
-      entry = turn_boards[board_ranks[2]]
-    else:
-      entry = river_boards[board_ranks[3]]
-    for p in range(2):
-      cell = board_buckets.pair_cell(entry, deal[2 * p], deal[2 * p + 1])
-      cells[p, r] = cell
-      if r == 1:  # the tables' types differ (uint16, uint8): one call each
-        cache_hints.prefetch(flop, cell)
-      elif r == 2:
-        cache_hints.prefetch(turn, cell)
-      else:
-        cache_hints.prefetch(river, cell)
+  """`_locate_round` for the flop, turn and river (their tables' types
+  differ, so one call each rather than a loop)."""
+  _locate_round(1, deal, board_ranks[1], cells, flop_boards, flop)
+  _locate_round(2, deal, board_ranks[2], cells, turn_boards, turn)
+  _locate_round(3, deal, board_ranks[3], cells, river_boards, river)
 
 
 @numba.njit(cache=True)
@@ -292,8 +291,8 @@ def _flat(tables):
 class SmoothUCTLHE(smooth_uct.TableSearch):
   """Smooth UCT (or UCT: `UCT_LHE`) self-play search on `nfsp_lhe` in the
   E[HS^2] abstraction; see the module docstring. `tables` are the bucket
-  tables by board, by default `board_buckets.tables()` (built once, ~3 minutes,
-  then cached)."""
+  tables by board, by default `board_buckets.tables()` (built once, ~3
+  minutes, then cached)."""
 
   def __init__(self, game, config=None, seed=0, tables=None, **overrides):
     if game.get_type().short_name != "nfsp_lhe":
@@ -395,7 +394,8 @@ class GreedyProfile(policy_lib.Policy):
   form in which SmooCT played (thesis sec. 3.5.3: 8.1 MB greedy profiles):
   `choice[u]` is the index of the chosen action among node u's children, or
   UNVISITED (uniform). An OpenSpiel policy over `nfsp_lhe` states, saved in
-  1.5 MB (`save`, `load`) with the search's settings and episode count."""
+  about 0.3 MB (`save`, `load`) with the search's settings and episode
+  count."""
 
   def __init__(self, game, choice, settings, tree=None, tables=None):
     super().__init__(game, [0, 1])
@@ -443,5 +443,5 @@ def shipped_profile(game, tables=None):
   """The package's SmooCT-like opponent: Smooth UCT's greedy profile after
   10^9 episodes with `LHE`, seed 0 (its settings are in `.settings`), built
   by `examples/smooth_uct.py --game nfsp_lhe --episodes 1e9 --eval_every
-  2.5e8 --seed 0 --output_dir DIR --greedy_profile PATH` (README)."""
+  1e8 --seed 0 --output_dir DIR --greedy_profile PATH` (README)."""
   return GreedyProfile.load(game, SHIPPED_PROFILE, tables)

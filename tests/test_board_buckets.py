@@ -50,7 +50,7 @@ def test_canonical_boards_are_the_suit_isomorphism_classes(stand_ins):
     assert len(set(canonical_of_index.values())) == len(canonical_of_index)
 
 
-def test_buckets_by_board_equal_the_index_tables():
+def test_buckets_by_board_equal_the_index_tables(stand_ins):
   """Derived from index tables of random buckets (so that a wrong index or
   permutation shows), every round's bucket by board equals the index
   table's, on random deals; the river is derived only for the deals'
@@ -63,7 +63,7 @@ def test_buckets_by_board_equal_the_index_tables():
   deals = [rng.choice(52, 9, replace=False) for _ in range(2000)]
   flop_boards, flop = board_buckets._derive_round(3, index_tables.flop)  # pylint: disable=protected-access
   turn_boards, turn = board_buckets._derive_round(4, index_tables.turn)  # pylint: disable=protected-access
-  river_boards = board_buckets.stand_ins().river_boards
+  river_boards = stand_ins.river_boards
   river = np.zeros((board_buckets.NUM_CANONICAL[2], board_buckets.NUM_PAIRS),
                    np.uint8)
   numbers = {}
