@@ -1,0 +1,132 @@
+"""The reproduction ledger (docs/reproduction.md) says what the CSVs say.
+
+The page is generated from docs/reproduction/ledger.toml and the curve CSVs;
+it must equal a fresh generation, so a changed curve, claim or verdict rule
+that is not regenerated fails here, and so does a verdict the numbers no
+longer support.
+"""
+
+import importlib.util
+import os
+import re
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_SPEC = importlib.util.spec_from_file_location(
+    "make_ledger", os.path.join(ROOT, "docs", "reproduction", "make_ledger.py"))
+make_ledger = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(make_ledger)
+
+
+def test_the_page_is_generated_from_the_current_data():
+  with open(make_ledger.PAGE) as f:
+    page = f.read()
+  assert page == make_ledger.render(make_ledger.ledger_rows()), (
+      "docs/reproduction.md is stale: run python docs/reproduction/"
+      "make_ledger.py")
+
+
+def test_every_document_and_verdict_vocabulary_is_used_as_defined():
+  rows = make_ledger.ledger_rows()
+  assert {row.item["document"] for row in rows} == set(make_ledger.DOCUMENTS)
+  for row in rows:
+    assert row.verdict in make_ledger.VERDICTS
+    assert row.reason, row.item["id"]
+    if row.verdict != "missing":
+      assert row.item.get("measures") or row.verdict == "not reproducible here", (
+          f"{row.item['id']}: a verdict other than missing needs measured data")
+
+
+def test_readme_links_the_ledger_and_its_rows_exist():
+  with open(os.path.join(ROOT, "README.md")) as f:
+    readme = f.read()
+  assert "docs/reproduction.md" in readme.split("\n## ")[0]
+  ids = {row.item["id"] for row in make_ledger.ledger_rows()}
+  cited = set(re.findall(r"docs/reproduction\.md#([\w.\-]+)", readme))
+  assert cited, "README quotes no ledger row"
+  assert cited <= ids, f"README cites rows the ledger lacks: {cited - ids}"
+
+
+def _write(tmp_path, name, text):
+  path = tmp_path / name
+  path.write_text(text)
+  return os.path.relpath(path, make_ledger.ROOT)
+
+
+@pytest.fixture(name="curve")
+def fixture_curve(tmp_path):
+  return _write(tmp_path, "curve.csv",
+                "step,exploitability\n10,2.0\n100,1.0\n1000,0.5\n")
+
+
+def test_a_measure_reads_the_row_at_or_before_its_point(curve):
+  read = lambda **kw: make_ledger.measure(
+      {"csv": curve, "column": "exploitability", **kw}, "t")
+  assert read(at="last") == 0.5
+  assert read(at="first") == 2.0
+  assert read(at=999) == 1.0
+  assert read(at=1000) == 0.5
+  assert read(at="mean", **{"from": 100}) == 0.75
+  assert read(at="max", to=100) == 2.0
+
+
+def test_a_measure_combines_the_files_of_a_glob(tmp_path):
+  for seed, value in enumerate((1.0, 2.0, 6.0)):
+    (tmp_path / f"seed{seed}").mkdir()
+    _write(tmp_path, f"seed{seed}/curve.csv", f"step,e\n1,{value}\n")
+  pattern = os.path.relpath(tmp_path, make_ledger.ROOT) + "/seed*/curve.csv"
+  read = lambda combine: make_ledger.measure(
+      {"csv": pattern, "column": "e", "combine": combine}, "t")
+  assert (read("mean"), read("min"), read("max"), read("count")) == (
+      3.0, 1.0, 6.0, 3)
+
+
+def test_the_first_rule_that_holds_is_the_verdict(curve):
+  item = {"id": "x", "document": "thesis", "label": "Fig. 0", "claim": "c",
+          "ours": "{e:.2f} at {x:g}",
+          "measures": {"e": {"csv": curve, "column": "exploitability"},
+                       "x": {"csv": curve, "column": "step"}},
+          "verdicts": [
+              {"verdict": "reproduced", "when": ["e < 0.1"], "reason": "a"},
+              {"verdict": "shorter run", "when": ["x < 1e4", "e < 1"],
+               "reason": "b"},
+              {"verdict": "disagrees", "reason": "c"}]}
+  row = make_ledger.judge(item)
+  assert (row.ours, row.verdict, row.reason) == ("0.50 at 1000",
+                                                 "shorter run", "b")
+
+
+@pytest.mark.parametrize("condition,message", [
+    ("__import__('os')", "uses"),
+    ("e.real > 0", "uses"),
+    ("f < 1", "names 'f'"),
+    ("e <", "condition"),
+])
+def test_conditions_are_arithmetic_over_the_items_measures(condition, message):
+  with pytest.raises(make_ledger.LedgerError, match=message):
+    make_ledger.holds(condition, {"e": 1.0}, "t")
+
+
+@pytest.mark.parametrize("spec,message", [
+    ({"csv": "no/such/*.csv", "column": "e"}, "matches no file"),
+    ({"csv": "{curve}", "column": "nope"}, "has no column 'nope'"),
+    ({"csv": "{curve}", "column": "exploitability", "at": "median"},
+     "at='median'"),
+    ({"csv": "{curve}", "column": "exploitability", "at": 1}, "no row"),
+    ({"csv": "{curve}", "column": "exploitability", "combine": "sum"},
+     "combine='sum'"),
+    ({"csv": "{curve}", "colum": "exploitability"}, "needs csv and column"),
+])
+def test_bad_measures_name_what_is_wrong(curve, spec, message):
+  spec = {k: v.format(curve=curve) if isinstance(v, str) else v
+          for k, v in spec.items()}
+  with pytest.raises(make_ledger.LedgerError, match=message):
+    make_ledger.measure(spec, "t")
+
+
+def test_an_unknown_verdict_is_refused(curve):
+  item = {"id": "x", "document": "thesis", "label": "L", "claim": "c",
+          "verdicts": [{"verdict": "roughly", "reason": "r"}]}
+  with pytest.raises(make_ledger.LedgerError, match="verdict='roughly'"):
+    make_ledger.judge(item)
