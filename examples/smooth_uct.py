@@ -40,6 +40,8 @@ flags.DEFINE_enum("preset", None, ["kuhn", "leduc", "lhe", "uct_kuhn",
                   "Thesis parameters: Smooth UCT or UCT, Kuhn, Leduc or "
                   "Limit Hold'em (default: Smooth UCT's for the game).")
 flags.DEFINE_float("c", None, "Override the exploration constant.")
+flags.DEFINE_float("gamma", None, "Override the lower limit of the mixing "
+                   "schedule, eq. 3.1 (thesis fig. 3.4 sets it to 0).")
 run_flags.define_count("episodes", 1_000_000, "Total episodes.")
 run_flags.define_count("eval_every", 100_000, "Episodes between evaluations.")
 flags.DEFINE_integer("seed", 0, "Random seed.")
@@ -112,7 +114,8 @@ def main(argv):
   if FLAGS.greedy_profile and search_class is not smooth_uct_lhe.SmoothUCTLHE:
     raise app.UsageError(f"--greedy_profile={FLAGS.greedy_profile}: greedy "
                          f"profiles are written for nfsp_lhe, not {game}")
-  overrides = {} if FLAGS.c is None else {"c": FLAGS.c}
+  overrides = {name: getattr(FLAGS, name) for name in ("c", "gamma")
+               if getattr(FLAGS, name) is not None}
   run, search = run_flags.open_run(
       functools.partial(plot, name, metric),
       lambda path: search_class.restore(game, path, config, FLAGS.seed,

@@ -253,6 +253,26 @@ def test_public_tree_forms_equal_the_walked_tree():
       openspiel_game.exploitability(), abs=1e-12)
 
 
+@pytest.mark.parametrize("name,cards", [("nfsp_leduc(ranks=4)", 8),
+                                        ("nfsp_leduc", 6)])
+def test_public_tree_counts_the_walked_trees_states(name, cards):
+  """The states below the deal, from the deal laws, are the walk's states
+  but for the deal's chance nodes (the root and one per first card)."""
+  game = pyspiel.load_game(name)
+  walked = get_all_states.get_all_states(game, include_terminals=True,
+                                         include_chance_states=True)
+  public = public_tree.public_tree_form(game)
+  assert public.num_states + 1 + cards == len(walked)
+
+
+def test_river_poker_has_the_papers_ten_million_states():
+  """ICML 2015 sec. 5 / thesis 5.6.2: "about 10 million states"."""
+  form = public_tree.public_tree_form(pyspiel.load_game("river_poker"))
+  # 1081 holdings x 990 opponent holdings without a shared card, at each of
+  # the 9 public nodes (4 decisions, 5 terminals).
+  assert form.num_states == 1081 * 990 * 9
+
+
 def test_sixty_card_leduc_and_river_poker_compile_small():
   game = pyspiel.load_game("nfsp_leduc(ranks=30)")
   solver = xfp.XFPSolver(game)
