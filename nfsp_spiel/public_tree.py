@@ -304,6 +304,11 @@ class PublicTreeSequenceForm(sequence_form.SequenceForm):
     # papers' model, which walks every state (thesis 5.6.2).
     self.num_states = sum(int(np.count_nonzero(tree.deal_at(node)))
                           for node in range(len(tree.nodes)))
+    # The rows of hands that can be dealt at their node (other rows exist
+    # only to keep the arrays rectangular).
+    self.num_information_states = sum(
+        len(tree.reachable_hands(p, node))
+        for p in (0, 1) for node in self.decision_nodes[p])
     self.terminals = [i for i, n in enumerate(tree.nodes) if n.terminal]
     self._terminal_sequences = [
         np.concatenate([self.sequence_of(p, pairs(p, t))

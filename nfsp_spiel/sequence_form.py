@@ -93,6 +93,7 @@ class SequenceForm:
         stack.append((state.child(action), probability, tuple(child_previous)))
     self._build(game, legal, parents)
     self.keys, self.states = keys, states  # per player, per information state
+    self.num_information_states = len(keys[0]) + len(keys[1])
     self.utility = np.array(utilities)  # player 0's, per terminal
     self.chance = np.array(chance)
     last = np.array(last, np.int64).reshape(-1, 2, 2)

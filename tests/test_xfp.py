@@ -263,6 +263,17 @@ def test_public_tree_counts_the_walked_trees_states(name, cards):
                                          include_chance_states=True)
   public = public_tree.public_tree_form(game)
   assert public.num_states + 1 + cards == len(walked)
+  assert public.num_information_states == len(
+      policy_lib.TabularPolicy(game).state_lookup)
+
+
+def test_xfp_counts_the_papers_work_per_iteration():
+  """Two best responses over every state, an update of every information
+  state: Leduc's 9457 states and 936 information states per iteration."""
+  solver = xfp.XFPSolver(pyspiel.load_game("leduc_poker"))
+  for _ in range(3):
+    solver.iteration()
+  assert solver.state_visits == 3 * (2 * 9457 + 936)
 
 
 def test_river_poker_has_the_papers_ten_million_states():
