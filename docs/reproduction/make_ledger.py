@@ -174,12 +174,13 @@ def _cell(text):
 def _links(item):
   links = [f"[png]({os.path.relpath(os.path.join(ROOT, p), os.path.dirname(PAGE))})"
            for p in item.get("png", [])]
-  csvs = sorted({spec["csv"] for spec in item.get("measures", {}).values()})
-  for pattern in csvs:
-    name = "csv" if not any(c in pattern for c in "*?[") else "csvs"
-    target = pattern if name == "csv" else os.path.dirname(pattern)
+  targets = {}  # a file, or the folder above a glob's wildcards
+  for spec in item.get("measures", {}).values():
+    target = spec["csv"]
     while any(c in target for c in "*?["):
       target = os.path.dirname(target)
+    targets[target] = "csv" if target == spec["csv"] else "csvs"
+  for target, name in sorted(targets.items()):
     links.append(f"[{name}]({os.path.relpath(os.path.join(ROOT, target), os.path.dirname(PAGE))})")
   if item.get("script"):
     links.append(f"[script]({os.path.relpath(os.path.join(ROOT, item['script']), os.path.dirname(PAGE))})")
