@@ -15,6 +15,12 @@ EPSILON_SCHEDULES = ("polynomial", "inverse_sqrt", "linear", "exponential")
 INITIALISATIONS = ("torch", "glorot")  # nfsp_spiel.networks' starting weights
 POLICIES = ("average", "best_response", "greedy_average")
 BEST_RESPONSES = ("dqn", "arm")  # nfsp_spiel.dqn, nfsp_spiel.arm
+# NFSP-ARM's hidden layers per game, from the authors' scripts
+# (`NFSPConfig.nfsp_arm`).
+NFSP_ARM_HIDDEN_LAYERS = {"leduc_poker": (128, 128, 64),
+                          "liars_dice": (64, 128, 64),
+                          "tic_tac_toe": (128, 128, 64)}
+NFSP_ARM_GAMES = tuple(NFSP_ARM_HIDDEN_LAYERS)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -210,25 +216,83 @@ class NFSPConfig:
                          rl_memory_capacity=2_000_000), **changes})
 
   @classmethod
-  def nfsp_arm(cls, **changes):
-    """NFSP-ARM (Chen et al., Alg. 1) on Leduc, Liar's Dice and Tic-Tac-Toe:
-    sec. 5.1 sets NFSP's part as the NFSP paper's Leduc experiment (this
-    class's defaults; sec. 5.2 and 5.3 run the other games "following the
-    settings in Leduc section"); ARM's part is the authors' code's (the
-    arm_* defaults), with the games' own rewards (`arm_tf.py` scales
-    none). Their scripts deviate from the paper's text in two values this
-    preset follows the text in: eta 0.5 and [128, 128, 64] hidden units
-    (`main_leduc.py`; pass them as changes for those runs)."""
-    return cls(**{**dict(best_response="arm", reward_scale=1.0), **changes})
+  def nfsp_arm(cls, game="leduc_poker", **changes):
+    """NFSP-ARM (Chen et al., Alg. 1) as the authors ran it, per game.
+
+    The paper's text gives almost no settings: sec. 5.1 points to the NFSP
+    paper's Leduc experiment for NFSP's part (this class's defaults: SGD
+    0.005 on the average network, a 2m reservoir M_SL, 128-record batches,
+    updates every 128 game steps) and sec. 5.2 and 5.3 run the other games
+    "following the settings in Leduc section". Where the text is silent
+    the values are those of the authors' scripts (GitHub
+    zhangli140/CCNT_HCIS, folder RMFSP/ at commit a052663, since deleted):
+
+    * eta 0.5 (`anticipatory`): `main_leduc.py` line 41 and
+      `main_liars_dice.py` line 40, each with the comment "0.1 origin"
+      (the NFSP paper's 0.1);
+    * hidden layers [128, 128, 64] on Leduc (`main_leduc.py` lines 34-36)
+      and [64, 128, 64] on Liar's Dice (`main_liars_dice.py` lines 33-35).
+      Their NFSP-ARM agent sizes its ARM network and its (unevaluated)
+      average network with this one list (`nfsp_arm.py` lines 50, 82-83
+      and 104), so `hidden_layers` sizes both networks here too.
+      Tic-Tac-Toe has no script of its own (their README runs it by
+      changing the game in one of the two): it takes Leduc's sizes;
+    * an ARM iteration when M_RL holds 4000 transitions
+      (`main_leduc.py` line 246; the `arm_iteration_steps` default) and
+      ARM's optimiser, returns and target (the arm_* defaults,
+      `arm_tf.py`), with the games' own rewards (`arm_tf.py` scales none).
+
+    Their average policy is a table of summed ARM action distributions
+    (`nfsp_arm.py` lines 207-250 and 317-329); the paper describes NFSP's
+    average network trained on M_SL, which is what this agent keeps. Their
+    scripts run 15m episodes (`main_leduc.py` and `main_liars_dice.py`
+    line 27/26). `game`: one of NFSP_ARM_GAMES."""
+    if game not in NFSP_ARM_HIDDEN_LAYERS:
+      raise ValueError(f"NFSPConfig.nfsp_arm game={game!r}: must be one of "
+                       f"{tuple(NFSP_ARM_HIDDEN_LAYERS)}")
+    return cls(**{**dict(best_response="arm", reward_scale=1.0,
+                         anticipatory=0.5,
+                         hidden_layers=NFSP_ARM_HIDDEN_LAYERS[game]),
+                  **changes})
 
   @classmethod
-  def arm(cls, **changes):
+  def arm(cls, game="leduc_poker", **changes):
     """Plain ARM, the NFSP-ARM paper's third curve: every episode plays
     ARM's own policy (eta = 1), which is what is evaluated; the average
-    network only watches, as in the DQN baseline."""
-    return cls.nfsp_arm(**{**dict(anticipatory=1.0,
-                                  evaluation_policy="best_response"),
-                           **changes})
+    network only watches, as in the DQN baseline. Otherwise the NFSP-ARM
+    preset's values for `game` (its network sizes)."""
+    return cls.nfsp_arm(game, **{**dict(anticipatory=1.0,
+                                        evaluation_policy="best_response"),
+                                 **changes})
+
+  @classmethod
+  def nfsp_arm_baseline(cls, **changes):
+    """The NFSP the NFSP-ARM authors compare against: OpenSpiel's TF1 NFSP
+    (their copy, RMFSP/nfsp.py at commit a052663, with OpenSpiel's TF1
+    DQN) called by their `main_nfsp.py` on Leduc. The same agent as
+    `openspiel_nfsp_tf1.NFSP(...)` with their arguments gives
+    (`openspiel_nfsp.openspiel_config`):
+
+    * hidden layers [64] (`main_nfsp.py` lines 28-29), M_RL 200k (line
+      31), M_SL a 2m reservoir (line 33), eta 0.5 (line 35);
+    * epsilon from 0.06 to 1e-5 linearly over 15m steps (lines 81-83; the
+      15m is their episode budget, line 24, passed as
+      `epsilon_decay_duration`): OpenSpiel counts only best-response
+      steps there, this agent all of its steps;
+    * `nfsp.py` lines 57-62: batches of 128, SGD 0.01 on both networks
+      (the RL stepsize doubled here: this DQN descends half the squared
+      TD error, the same step), learning from 1000 records, every 64 of
+      the agent's steps, one update per network;
+    * OpenSpiel's TF1 DQN defaults: the target network copied every 1000
+      steps (every 1000 // 64 = 15 Q updates), undiscounted returns;
+    * rewards in chips (OpenSpiel scales none)."""
+    return cls(**{**dict(
+        hidden_layers=(64,), rl_memory_capacity=200_000,
+        sl_memory_capacity=2_000_000, anticipatory=0.5, batch_size=128,
+        rl_learning_rate=0.02, sl_learning_rate=0.01, min_memory_to_learn=1000,
+        learn_every=64, updates_per_learn=1, target_refit_every=1000 // 64,
+        epsilon_start=0.06, epsilon_end=1e-5, epsilon_decay_steps=15_000_000,
+        epsilon_schedule="linear", reward_scale=1.0), **changes})
 
   def to_json(self):
     return json.dumps(dataclasses.asdict(self), sort_keys=True)

@@ -1,5 +1,7 @@
 """ARM (`nfsp_spiel.arm`) and NFSP-ARM: the policy, the targets, learning."""
 
+import dataclasses
+
 import numpy as np
 import pyspiel
 import pytest
@@ -10,13 +12,16 @@ from nfsp_spiel import arm
 from nfsp_spiel import dqn
 from nfsp_spiel import evaluation
 from nfsp_spiel import nfsp
+from nfsp_spiel import nfsp_config
 from nfsp_spiel import selfplay
 from nfsp_spiel.quiet_tensorflow import tf
 
-# A small NFSP-ARM: iterations of 200 transitions, 50 updates each.
+# A small NFSP-ARM: iterations of 200 transitions, 50 updates each; eta 0.1
+# and one layer of 64, the values the tests below were measured with (the
+# preset now takes the authors' eta 0.5 and Leduc's [128, 128, 64]).
 SMALL = nfsp.NFSPConfig.nfsp_arm(
     arm_iteration_steps=200, arm_updates=50, sl_memory_capacity=20_000,
-    min_memory_to_learn=100)
+    min_memory_to_learn=100, anticipatory=0.1, hidden_layers=(64,))
 
 
 def test_regret_matching_by_hand():
@@ -146,7 +151,8 @@ def test_arm_average_play_approaches_rock_paper_scissors_equilibrium():
   game = pyspiel.convert_to_turn_based(pyspiel.load_game("matrix_rps"))
   config = nfsp.NFSPConfig.arm(arm_iteration_steps=500, arm_updates=200,
                                sl_memory_capacity=200_000,
-                               min_memory_to_learn=500)
+                               min_memory_to_learn=500,
+                               hidden_layers=(64,))  # as measured
   agents = nfsp.agents_for(game, config, seed=3)
   loop = selfplay.SelfPlay(game, agents, num_games=100, seed=3)
 
@@ -234,3 +240,78 @@ def test_bad_input_is_named():
   with pytest.raises(ValueError, match="liars_dice_ir.*no information-state "
                      "tensors.*imperfect information"):
     nfsp.agents_for(pyspiel.load_game("liars_dice_ir"), SMALL)
+
+
+def test_nfsp_arm_presets_hold_the_authors_values():
+  """The NFSP-ARM authors' scripts (zhangli140/CCNT_HCIS, RMFSP/ at commit
+  a052663): eta 0.5 (`main_leduc.py` line 41, `main_liars_dice.py` line
+  40), hidden layers [128, 128, 64] on Leduc (`main_leduc.py` lines 34-36)
+  and [64, 128, 64] on Liar's Dice (`main_liars_dice.py` lines 33-35), an
+  ARM iteration per 4000 transitions (`main_leduc.py` line 246); NFSP's
+  part otherwise the NFSP paper's Leduc settings (sec. 5.1)."""
+  leduc = nfsp.NFSPConfig.nfsp_arm()
+  assert leduc == nfsp.NFSPConfig.nfsp_arm("leduc_poker")
+  assert (leduc.best_response, leduc.anticipatory, leduc.hidden_layers,
+          leduc.arm_iteration_steps, leduc.reward_scale) == (
+              "arm", 0.5, (128, 128, 64), 4000, 1.0)
+  paper = nfsp.NFSPConfig.leduc()
+  for name in ("sl_memory_capacity", "sl_memory", "sl_learning_rate",
+               "batch_size", "learn_every", "updates_per_learn",
+               "min_memory_to_learn", "evaluation_policy"):
+    assert getattr(leduc, name) == getattr(paper, name), name
+  assert nfsp.NFSPConfig.nfsp_arm("liars_dice").hidden_layers == (64, 128, 64)
+  assert nfsp.NFSPConfig.nfsp_arm("tic_tac_toe").hidden_layers == (
+      128, 128, 64)
+  assert nfsp.NFSPConfig.nfsp_arm(hidden_layers=(64,)).hidden_layers == (64,)
+  for game in nfsp_config.NFSP_ARM_GAMES:
+    plain = nfsp.NFSPConfig.arm(game)
+    assert (plain.anticipatory, plain.evaluation_policy,
+            plain.hidden_layers) == (
+                1.0, "best_response", nfsp.NFSPConfig.nfsp_arm(game)
+                .hidden_layers)
+  with pytest.raises(ValueError, match="game='kuhn_poker'.*'leduc_poker', "
+                     "'liars_dice', 'tic_tac_toe'"):
+    nfsp.NFSPConfig.nfsp_arm("kuhn_poker")
+
+
+def test_the_authors_nfsp_baseline_is_openspiels_tf1_nfsp_with_their_arguments():
+  """`main_nfsp.py` lines 24-35 and 81-83 calling their copy of OpenSpiel's
+  TF1 NFSP (`nfsp.py` lines 57-62) through this package's TF1 wrapper."""
+  from nfsp_spiel import openspiel_nfsp  # pylint: disable=g-import-not-at-top
+  baseline = nfsp.NFSPConfig.nfsp_arm_baseline()
+  theirs = openspiel_nfsp.openspiel_config(
+      [64], int(2e6), 0.5, replay_buffer_capacity=int(2e5),
+      epsilon_decay_duration=int(15e6), epsilon_start=0.06,
+      epsilon_end=0.00001, weight_update_coeff=1.0,
+      epsilon_decay_schedule_str="linear")
+  assert baseline == dataclasses.replace(theirs, device=None)
+  assert (baseline.hidden_layers, baseline.anticipatory,
+          baseline.rl_memory_capacity, baseline.sl_learning_rate,
+          baseline.rl_learning_rate, baseline.target_refit_every,
+          baseline.epsilon_end, baseline.epsilon_decay_steps,
+          baseline.best_response) == ((64,), 0.5, 200_000, 0.01, 0.02, 15,
+                                      1e-5, 15_000_000, "dqn")
+
+
+def test_both_networks_take_the_presets_sizes_and_checkpoints_keep_them(
+    tmp_path):
+  """The authors' agent sizes its ARM network and its average network with
+  one list (`nfsp_arm.py` lines 50, 82-83, 104): so do these agents; a
+  checkpoint of one game's sizes is refused by an agent of another's."""
+  game = pyspiel.load_game("leduc_poker")
+  size = game.information_state_tensor_size()
+  agents = nfsp.agents_for(game, dataclasses.replace(
+      nfsp.NFSPConfig.nfsp_arm(), sl_memory_capacity=1000), seed=0)
+  widths = [size, 128, 128, 64]
+  for agent in agents:
+    arm_shapes = [w.shape for w in agent.best_response_learner.weights]
+    average_shapes = [w.shape for w in agent.average_network.numpy_weights()]
+    assert arm_shapes[0::2] == [(a, b) for a, b in zip(
+        widths, widths[1:] + [game.num_distinct_actions() + 1])]
+    assert average_shapes[0::2] == [(a, b) for a, b in zip(
+        widths, widths[1:] + [game.num_distinct_actions()])]
+  path = nfsp.save_agents(str(tmp_path / "leduc.npz"), game, agents)
+  other = nfsp.agents_for(game, dataclasses.replace(
+      nfsp.NFSPConfig.nfsp_arm("liars_dice"), sl_memory_capacity=1000))
+  with pytest.raises(ValueError, match="hidden_layers"):
+    nfsp.restore_agents(path, game, other)

@@ -5,16 +5,26 @@ Chen et al., "Optimize Neural Fictitious Self-Play in Regret Minimization
 Thinking", sec. 5: every algorithm gets the same episode budget per game;
 NFSP runs the NFSP paper's Leduc settings (`NFSPConfig.leduc`, with rewards
 in units of the game's largest payoff: Leduc's 1/26 of a chip, 1 for the
-other two), NFSP-ARM `NFSPConfig.nfsp_arm()` and ARM `NFSPConfig.arm()`
-(ARM's own regret-matching policy is what is evaluated). OpenSpiel's games,
+other two), NFSP-ARM `NFSPConfig.nfsp_arm(game)` and ARM
+`NFSPConfig.arm(game)` (the authors' eta and network sizes per game; ARM's
+own regret-matching policy is what is evaluated), and NFSP-baseline the NFSP
+the authors compared against (`NFSPConfig.nfsp_arm_baseline`, OpenSpiel's
+TF1 NFSP with their arguments; they ran it on Leduc). OpenSpiel's games,
 read as the paper did: `leduc_poker` and `liars_dice` through their
 information-state tensors, `tic_tac_toe` through its observation tensor.
-Each run logs exploitability at log-spaced episode counts to
+Each run logs exploitability at log-spaced episode counts of an
+`--episodes`-long run to
 `data/nfsp_arm/<game>/<algorithm>_seed<k>/curve.csv` (checkpointed under
-runs/figures/: the same command with more episodes resumes), and the PNGs
-`fig_nfsp_arm_<game>.png` show each algorithm's seeds (thin) and their mean.
+runs/figures/ from 500k episodes and at a `--stop_at` end: the same command
+with a larger `--stop_at`, or none, resumes; a checkpoint of another
+preset is refused, naming the setting, and a run without one starts over,
+so a changed preset never continues an old run), and the PNGs
+`fig_nfsp_arm_<game>.png` show each algorithm's seeds (thin) and their mean
+over the episodes all its seeds reached.
 
-  python docs/figures/fig_nfsp_arm.py --games leduc_poker --episodes 2000000
+  python docs/figures/fig_nfsp_arm.py --games leduc_poker \
+      --algorithms NFSP-ARM,ARM,NFSP,NFSP-baseline --episodes 2000000 \
+      --stop_at 164000 --jobs 1
   python docs/figures/fig_nfsp_arm.py --games liars_dice,tic_tac_toe \
       --episodes 300000
   python docs/figures/fig_nfsp_arm.py --plot_only
@@ -31,7 +41,14 @@ import nfsp_runs
 
 FIGURE = "nfsp_arm"
 GAMES = ("leduc_poker", "liars_dice", "tic_tac_toe")
-ALGORITHMS = ("NFSP", "NFSP-ARM", "ARM")
+ALGORITHMS = ("NFSP", "NFSP-ARM", "ARM", "NFSP-baseline")
+# Run folders, and the legend's words for each algorithm.
+RUN_NAMES = {"NFSP": "nfsp", "NFSP-ARM": "nfsp_arm", "ARM": "arm",
+             "NFSP-baseline": "nfsp_baseline"}
+LABELS = {"NFSP": "NFSP (NFSP paper's Leduc settings)",
+          "NFSP-ARM": "NFSP-ARM", "ARM": "ARM",
+          "NFSP-baseline": "NFSP as the NFSP-ARM authors ran it "
+                           "(OpenSpiel TF1 settings)"}
 # Rewards per unit of M_RL for NFSP: Leduc's preset scales chips by 1/26
 # (its largest pot); Liar's Dice and Tic-Tac-Toe pay +-1 already.
 NFSP_REWARD_SCALE = {"leduc_poker": 0.0385, "liars_dice": 1.0,
@@ -43,20 +60,23 @@ def config(algorithm, game):
   presets = nfsp_config.NFSPConfig
   if algorithm == "NFSP":
     return presets.leduc(reward_scale=NFSP_REWARD_SCALE[game])
-  return presets.nfsp_arm() if algorithm == "NFSP-ARM" else presets.arm()
+  if algorithm == "NFSP-baseline":
+    return presets.nfsp_arm_baseline()
+  return (presets.nfsp_arm(game) if algorithm == "NFSP-ARM" else
+          presets.arm(game))
 
 
 def run_name(algorithm, seed):
-  return f"{algorithm.lower().replace('-', '_')}_seed{seed}"
+  return f"{RUN_NAMES[algorithm]}_seed{seed}"
 
 
 def train(args):
   """One run (in its own process), resumable: see `nfsp_runs.train`."""
-  game, algorithm, seed, episodes = args
+  game, algorithm, seed, episodes, stop_at = args
   nfsp_runs.train(f"{FIGURE}/{game}", run_name(algorithm, seed),
                   config(algorithm, game), episodes, seed, points=30,
                   game_string=game, backend="tree", diagnostics=False,
-                  first_point=10_000)
+                  first_point=10_000, stop_at=stop_at)
   return game, algorithm, seed
 
 
@@ -72,7 +92,7 @@ def plot(game, seeds):
   import matplotlib.pyplot as plt  # pylint: disable=g-import-not-at-top
   from nfsp_spiel import evaluation  # pylint: disable=g-import-not-at-top
   figure, axes = plt.subplots(figsize=(6.4, 4.4))
-  for algorithm, colour in zip(ALGORITHMS, ("C0", "C3", "C2")):
+  for algorithm, colour in zip(ALGORITHMS, ("C0", "C3", "C2", "C1")):
     curves = [evaluation.read_curve(_curve(game, algorithm, seed))
               for seed in seeds if os.path.exists(_curve(game, algorithm,
                                                           seed))]
@@ -87,14 +107,14 @@ def plot(game, seeds):
     mean = np.mean([[value for _, value in curve[:length]]
                     for curve in curves], axis=0)
     axes.plot(steps, mean, color=colour,
-              label=f"{algorithm} (mean of {len(curves)} seeds)")
+              label=f"{LABELS[algorithm]} (mean of {len(curves)} seeds)")
   axes.set_xscale("log")
   axes.set_yscale("log")
   axes.set_xlabel("episodes")
   axes.set_ylabel("exploitability")
   axes.set_title(f"NFSP, NFSP-ARM and ARM on {game}")
+  axes.legend(fontsize=7)
   axes.grid(True, which="both", alpha=0.3)
-  axes.legend()
   path = os.path.join(figure_runs.HERE, f"fig_nfsp_arm_{game}.png")
   figure.savefig(path, dpi=120, bbox_inches="tight")
   plt.close(figure)
@@ -104,15 +124,23 @@ def plot(game, seeds):
 def main():
   parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
   parser.add_argument("--games", default=",".join(GAMES))
-  parser.add_argument("--algorithms", default=",".join(ALGORITHMS))
-  parser.add_argument("--seeds", default="0,1")
+  parser.add_argument("--algorithms", default=",".join(ALGORITHMS[:3]),
+                      help="also NFSP-baseline (Leduc only: the authors ran "
+                      "their NFSP baseline on Leduc)")
+  parser.add_argument("--seeds", default="0,1,2")
   parser.add_argument("--episodes", type=int, default=2_000_000)
+  parser.add_argument("--stop_at", type=int, default=None,
+                      help="end the runs at the last of their points up to "
+                      "this many episodes (checkpointed there: the same "
+                      "command with a larger --stop_at, or none, carries "
+                      "them on)")
   parser.add_argument("--jobs", type=int, default=2)
   parser.add_argument("--plot_only", action="store_true")
   args = parser.parse_args()
   games, seeds = args.games.split(","), [int(s) for s in args.seeds.split(",")]
   if not args.plot_only:
-    work = [(game, algorithm, seed, args.episodes) for game in games
+    work = [(game, algorithm, seed, args.episodes, args.stop_at)
+            for game in games
             for seed in seeds for algorithm in args.algorithms.split(",")]
     with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
       for done in pool.imap_unordered(train, work):

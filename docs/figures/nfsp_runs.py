@@ -12,7 +12,10 @@ best-response gap and the exploitability of M_SL's counts
 logged point past `CHECKPOINT_FROM` episodes; started again, it resumes
 from there, its curve cut back to the checkpoint's episode count
 (`nfsp_spiel.run_directory`, as the training binaries), so the curve never
-repeats or skips a point.
+repeats or skips a point. `stop_at` ends a run early on the same
+schedule (the points of an `episodes`-long run up to `stop_at`, a
+checkpoint at the last), so that a later call with a larger `stop_at`, or
+none, carries it on exactly as if it had not stopped.
 """
 
 import os
@@ -25,7 +28,7 @@ CHECKPOINT_FROM = 500_000
 
 def train(figure, run, changes, episodes, seed, points=40,
           game_string="nfsp_leduc", backend="auto", diagnostics=True,
-          first_point=1000):
+          first_point=1000, stop_at=None):
   """Trains one run (call it in its own process: it pins TensorFlow to one
   thread); returns the curve's path. `changes`: NFSPConfig.leduc's changes,
   "dqn", or an `NFSPConfig`."""
@@ -55,7 +58,10 @@ def train(figure, run, changes, episodes, seed, points=40,
   if folder.resuming:
     driver.restore(folder.checkpoint)
   folder.open_curve(driver.episodes)
-  for target in sorted(figure_runs.log_points(episodes, points) | {episodes}):
+  targets = sorted(figure_runs.log_points(episodes, points) | {episodes})
+  if stop_at is not None:
+    targets = [target for target in targets if target <= stop_at]
+  for target in targets:
     if target < first_point or target <= driver.episodes:
       continue
     driver.play(target - driver.episodes)
@@ -67,7 +73,8 @@ def train(figure, run, changes, episodes, seed, points=40,
                exploitability_greedy=evaluation.exploitability(game, greedy),
                **(nfsp.diagnostics(game, agents, evaluated, greedy)
                   if diagnostics else {}))
-    if driver.episodes >= min(CHECKPOINT_FROM, episodes):
+    if driver.episodes >= min(CHECKPOINT_FROM, episodes) or (
+        target == targets[-1]):
       folder.save(driver.save, driver.episodes)
   return folder.curve
 
