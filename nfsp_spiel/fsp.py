@@ -198,10 +198,11 @@ class QLearner(rl_agent.AbstractAgent):
 
     The sampled episodes are replayed side by side, one time step at a time
     (forward, as experienced): every update of step t sees Q after step t-1.
+    Returns the number of Q-value updates made.
     """
     memory = self.memory
     if not memory.size:
-      return
+      return 0
     stepsize = self.config.q_stepsize_at(k)
     episodes = self._rng.integers(memory.size, size=self.config.replay_episodes)
     lengths, rewards = memory.lengths[episodes], memory.rewards[episodes]
@@ -216,6 +217,7 @@ class QLearner(rl_agent.AbstractAgent):
         target[following] = np.where(legal[after], q[after], -np.inf).max(1)
       s, a = states[active, t], actions[active, t]
       np.add.at(q, (s, a), stepsize * (target - q[s, a]))
+    return int(lengths.sum())
 
   def step(self, time_step, is_evaluation=False):
     if time_step.last():
@@ -311,6 +313,9 @@ class FSPSolver:
     self._deals = []  # pre-drawn deals of the public tree
     self.iterations = 0
     self.episodes = 0
+    # Decisions played, Q-values replayed and counts added so far: FSP's work
+    # on the machine-independent axis of `xfp.XFPSolver.state_visits`.
+    self.state_visits = 0
     self._exact = {}  # name -> [XFP's average of the same best responses, n]
 
   # --- one iteration ------------------------------------------------------
@@ -344,7 +349,7 @@ class FSPSolver:
         store[player if full else 1 - player] = True
         self._episode(best, store, count_player=player)
     for learner in self.learners:
-      learner.replay(k)
+      self.state_visits += learner.replay(k)
     self.iterations = k
 
   def _choose(self, player, row, best):
@@ -389,6 +394,8 @@ class FSPSolver:
                  else np.eye(self.tables[count_player].legal.shape[1])[
                      actions[count_player]])
       self.average_models[count_player].add(rows[count_player], targets)
+      self.state_visits += len(rows[count_player])
+    self.state_visits += len(rows[0]) + len(rows[1])
     self.episodes += 1
 
   def _play_tree(self, best):
@@ -482,6 +489,7 @@ class FSPSolver:
     """Checkpoints everything a resumed run needs (tables, memories, RNG),
     with a training run's `progress` (`run_directory`) beside it."""
     arrays = {"iterations": self.iterations, "episodes": self.episodes,
+              "state_visits": self.state_visits,
               "deals": np.array(self._deals, np.int64).reshape(-1, 2)}
     for p in (0, 1):
       memory = self.learners[p].memory
@@ -519,6 +527,7 @@ class FSPSolver:
       memory.size, memory.next = (int(v) for v in data[f"memory{p}_cursor"])
     solver.iterations = int(data["iterations"])
     solver.episodes = int(data["episodes"])
+    solver.state_visits = int(data["state_visits"])
     solver._deals = data["deals"].tolist()  # pylint: disable=protected-access
     return solver
 

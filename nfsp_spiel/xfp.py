@@ -206,15 +206,19 @@ class XFPSolver:
                                            self.strategies[1 - player])
 
   @property
+  def state_visits_per_iteration(self):
+    """An iteration's work in the papers' cost model, a machine-independent
+    clock to compare with `fsp.FSPSolver.state_visits`: two best responses
+    visit every game state and the average update every information state
+    (thesis 5.6.2: XFP "performs computation at each state"). The arrays
+    here do that work in products, but its amount, the game's size, is the
+    same."""
+    return 2 * self.form.num_states + self.form.num_information_states
+
+  @property
   def state_visits(self):
-    """Work done so far in the papers' cost model, a machine-independent
-    clock to compare with `fsp.FSPSolver.state_visits`: each iteration's two
-    best responses visit every game state and its average update every
-    information state (thesis 5.6.2: XFP "performs computation at each
-    state"; ICML 2015 sec. 5). The arrays here do that work in products, but
-    its amount, the game's size, is the same."""
-    return self.iterations * (2 * self.form.num_states +
-                              self.form.num_information_states)
+    """`state_visits_per_iteration` summed over the iterations so far."""
+    return self.iterations * self.state_visits_per_iteration
 
   def exploitability(self):
     """Exploitability of the average profile, through the evaluation module.

@@ -164,11 +164,27 @@ def test_checkpoint_resumes_exactly(tmp_path, name):
   np.testing.assert_array_equal(solver.average_models[0].counts,
                                 resumed.average_models[0].counts)
   assert resumed.iterations == 1000 and resumed.episodes == solver.episodes
+  assert resumed.state_visits == solver.state_visits
   with pytest.raises(ValueError, match="memory_episodes: 500 there, 40000 "
                      "here"):
     fsp.FSPSolver.restore(game, path, seed=3)
   with pytest.raises(FileNotFoundError, match="no checkpoint at"):
     fsp.FSPSolver.restore(game, tmp_path / "nothing.npz")
+
+
+def test_state_visits_count_decisions_q_updates_and_counts():
+  """One iteration on Kuhn before the memories fill: two alternating
+  episodes, each stored in the opponent's memory (its L_p decisions) and
+  counted for the best responder (one unit of count mass per decision);
+  each learner then replays its one stored episode 30 times."""
+  solver = fsp.FSPSolver(pyspiel.load_game("kuhn_poker"), seed=5)
+  solver.iteration()
+  stored = sum(int(learner.memory.lengths[0]) for learner in solver.learners)
+  counted = sum(model.counts.sum() for model in solver.average_models)
+  assert [learner.memory.size for learner in solver.learners] == [1, 1]
+  # Decisions (stored + counted) + 30 replays of each stored episode +
+  # the counting updates.
+  assert solver.state_visits == stored + counted + 30 * stored + counted
 
 
 def test_sampling_policies_match_the_tables():
@@ -184,3 +200,28 @@ def test_sampling_policies_match_the_tables():
     np.testing.assert_allclose(probs, best[row], atol=1e-12)
     _, probs = solver._choose(0, row, False)  # pylint: disable=protected-access
     np.testing.assert_allclose(probs, average[row], atol=1e-12)
+
+
+def test_mixing_is_icml_2015s_and_saturates_until_gamma_over_p():
+  """eta_k (ICML 2015 sec. 5.2): alpha_k = 1/(k+1) while the RL memories
+  fill (one alternating episode per memory per iteration), then
+  min(1, gamma * alpha_k / p), p = (n + m) / memory size, which stays at 1
+  until k + 1 = gamma / p (figs. 5.1/5.2's bump; BUILD_NOTES.md)."""
+  game = pyspiel.load_game("kuhn_poker")
+  solver = fsp.FSPSolver(game, seed=0, memory_episodes=300)
+  for _ in range(299):
+    solver.iteration()
+  assert not solver.learners[0].memory.full
+  assert solver.mixing(299) == pytest.approx(1 / 300)
+  assert solver.episodes == 2 * 299
+  solver.iteration()  # the 300th alternating episode fills each memory
+  assert all(learner.memory.full for learner in solver.learners)
+  gamma_over_p = 10 / (3 / 300)  # = 1000
+  assert [solver.mixing(k) for k in (300, 500, 998)] == [1.0, 1.0, 1.0]
+  assert solver.mixing(1999) == pytest.approx(gamma_over_p / 2000)
+  for _ in range(100):  # n = 2 from sigma and m = 1 per player once full
+    solver.iteration()
+  assert solver.episodes == 2 * 300 + 4 * 100
+  unmixed = fsp.FSPSolver(game, seed=0, memory_episodes=300,
+                          mixing_gamma=None)
+  assert unmixed.mixing(500) == pytest.approx(1 / 501)

@@ -24,9 +24,12 @@ def run(solver, figure, label, iterations=None, seconds=None, evaluate=None,
 
   With `iterations`, it evaluates at log-spaced iterations; with `seconds`, at
   log-spaced times (evaluation time excluded, as the papers measure training).
-  Returns the curve's CSV path.
+  Returns the curve's CSV path. A solver that counts its work in the
+  papers' cost model (`state_visits`) has it logged beside.
   """
   evaluate = evaluate or solver.exploitability
+  work = (lambda: {"state_visits": solver.state_visits}) if hasattr(
+      solver, "state_visits") else dict
   directory = os.path.join(HERE, "data", figure, label)
   if os.path.exists(os.path.join(directory, evaluation.curves.CSV_NAME)):
     os.remove(os.path.join(directory, evaluation.curves.CSV_NAME))
@@ -36,7 +39,7 @@ def run(solver, figure, label, iterations=None, seconds=None, evaluate=None,
     for iteration in range(1, iterations + 1):
       solver.iteration()
       if iteration in when:
-        logger.log(iteration, exploitability=evaluate())
+        logger.log(iteration, exploitability=evaluate(), **work())
   else:
     times = list(np.geomspace(0.05, seconds, points))
     training, iteration = 0.0, 0
@@ -49,7 +52,7 @@ def run(solver, figure, label, iterations=None, seconds=None, evaluate=None,
         while times and training >= times[0]:
           times.pop(0)
         logger.log(iteration, training_seconds=training,
-                   exploitability=evaluate())
+                   exploitability=evaluate(), **work())
   return logger.path
 
 
