@@ -4,6 +4,8 @@
   per-player policies (`public_tree_tabular` for River poker and nfsp_leduc).
 * `exploitability`, `nash_conv`, `best_response_values`: OpenSpiel's tools,
   with an exact vectorised best response for River poker.
+* `seat_values`: a policy's exact expected return in each seat against a
+  fixed opponent (uniform random by default).
 * `best_response_gaps`, `best_response_quality` (thesis eq. 5.2),
   `strategy_distance`.
 * `head_to_head`: duplicate matches in game units and mbb/h.
@@ -29,6 +31,7 @@ from nfsp_spiel.evaluation.best_responses import best_response_values
 from nfsp_spiel.evaluation.best_responses import exploitability
 from nfsp_spiel.evaluation.best_responses import nash_conv
 from nfsp_spiel.evaluation.best_responses import public_tree_tabular
+from nfsp_spiel.evaluation.best_responses import seat_values
 from nfsp_spiel.evaluation.lbr import LbrResult
 from nfsp_spiel.evaluation.lbr import local_best_response
 from nfsp_spiel.evaluation.matches import big_blind

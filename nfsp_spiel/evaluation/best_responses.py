@@ -15,8 +15,10 @@ import functools
 
 import numpy as np
 import pyspiel
-from open_spiel.python.algorithms import exploitability as py_exploitability
+from open_spiel.python import policy as policy_lib
 from open_spiel.python.algorithms import best_response as py_best_response
+from open_spiel.python.algorithms import expected_game_score
+from open_spiel.python.algorithms import exploitability as py_exploitability
 
 from nfsp_spiel import public_tree
 from nfsp_spiel.evaluation import policies
@@ -87,9 +89,7 @@ def best_response_values(game, policy):
     return Values(*form.values(_public_tree_strategies(form, policy)))
   tabular = policies.as_tabular(game, policy)
   if _uses_cpp(game):
-    table = {key: [(a, p) for a, p in enumerate(tabular.action_probability_array[
-        i]) if tabular.legal_actions_mask[i][a]]
-             for key, i in tabular.state_lookup.items()}
+    table = _cpp_table(tabular)
     root = game.new_initial_state()
     best = [pyspiel.TabularBestResponse(game, p, table).value_from_state(
         root) for p in range(2)]
@@ -102,6 +102,41 @@ def best_response_values(game, policy):
   on_policy = py_exploitability._state_values(  # pylint: disable=protected-access
       root, game.num_players(), tabular)
   return Values(np.array(best), np.array(on_policy))
+
+
+def _cpp_table(tabular):
+  """A TabularPolicy as the {state: [(action, probability)]} of C++ tools."""
+  return {key: [(a, p) for a, p in enumerate(tabular.action_probability_array[
+      i]) if tabular.legal_actions_mask[i][a]]
+          for key, i in tabular.state_lookup.items()}
+
+
+def seat_values(game, policy, opponent=None):
+  """Exactly, per seat p, what `policy` expects to win playing p while every
+  other seat plays `opponent` (uniform random by default): the NFSP-ARM
+  paper's reward against a random player (its figs. 6-7), without sampling.
+
+  Both are anything `policies.as_policy` accepts; the game's tree is walked
+  once per seat (in C++ where `best_response_values` uses it).
+  """
+  if game.get_type().short_name in _INTRACTABLE:
+    raise ValueError(f"{game}: too large to walk; use evaluation.head_to_head")
+  tabular = policies.as_tabular(game, policy)
+  others = policies.as_tabular(game, opponent or
+                               policy_lib.UniformRandomPolicy(game))
+  root = game.new_initial_state()
+  values = []
+  for seat in range(game.num_players()):
+    seats = [tabular if p == seat else others
+             for p in range(game.num_players())]
+    if _uses_cpp(game):
+      value = pyspiel.expected_returns(
+          root, [pyspiel.TabularPolicy(_cpp_table(t)) for t in seats], -1,
+          True)[seat]
+    else:
+      value = expected_game_score.policy_value(root, seats)[seat]
+    values.append(value)
+  return np.array(values)
 
 
 def nash_conv(game, policy):
