@@ -76,7 +76,9 @@ def train(args):
   nfsp_runs.train(f"{FIGURE}/{game}", run_name(algorithm, seed),
                   config(algorithm, game), episodes, seed, points=30,
                   game_string=game, backend="tree", diagnostics=False,
-                  first_point=10_000, stop_at=stop_at)
+                  first_point=10_000, stop_at=stop_at,
+                  # Figs. 6-7: the reward against a random player per seat.
+                  against_random=game == "tic_tac_toe")
   return game, algorithm, seed
 
 
@@ -85,19 +87,34 @@ def _curve(game, algorithm, seed):
                       run_name(algorithm, seed), "curve.csv")
 
 
-def plot(game, seeds):
-  """Each algorithm's seeds and their mean (over the episodes all share)."""
+# Figs. 6 and 7: Tic-Tac-Toe's reward against a random player in each seat.
+SEAT_FIGURES = {"reward_vs_random_seat0": ("fig6", "first player"),
+                "reward_vs_random_seat1": ("fig7", "second player")}
+
+
+def plot(game, seeds, metric="exploitability"):
+  """Each algorithm's seeds and their mean (over the episodes all share) of
+  `metric`: exploitability (figs. 3-5), or a seat's reward against a random
+  player (figs. 6-7)."""
   import matplotlib  # pylint: disable=g-import-not-at-top
   matplotlib.use("Agg")
   import matplotlib.pyplot as plt  # pylint: disable=g-import-not-at-top
   from nfsp_spiel import evaluation  # pylint: disable=g-import-not-at-top
-  figure, axes = plt.subplots(figsize=(6.4, 4.4))
-  for algorithm, colour in zip(ALGORITHMS, ("C0", "C3", "C2", "C1")):
+  runs = {}
+  for algorithm in ALGORITHMS:
     curves = [evaluation.read_curve(_curve(game, algorithm, seed))
               for seed in seeds if os.path.exists(_curve(game, algorithm,
                                                           seed))]
-    curves = [[(row["step"], row["exploitability"]) for row in curve]
-              for curve in curves if curve]
+    curves = [[(row["step"], row[metric]) for row in curve]
+              for curve in curves if curve and metric in curve[0]]
+    if curves:
+      runs[algorithm] = curves
+  if not runs:
+    print(f"no {metric} curves of {game} yet")
+    return
+  figure, axes = plt.subplots(figsize=(6.4, 4.4))
+  for algorithm, colour in zip(ALGORITHMS, ("C0", "C3", "C2", "C1")):
+    curves = runs.get(algorithm)
     if not curves:
       continue
     for curve in curves:
@@ -109,13 +126,21 @@ def plot(game, seeds):
     axes.plot(steps, mean, color=colour,
               label=f"{LABELS[algorithm]} (mean of {len(curves)} seeds)")
   axes.set_xscale("log")
-  axes.set_yscale("log")
   axes.set_xlabel("episodes")
-  axes.set_ylabel("exploitability")
-  axes.set_title(f"NFSP, NFSP-ARM and ARM on {game}")
+  if metric in SEAT_FIGURES:
+    number, seat = SEAT_FIGURES[metric]
+    axes.set_ylabel(f"reward against a random player, as the {seat}")
+    axes.set_title(f"NFSP, NFSP-ARM and ARM on {game}, {seat} "
+                   f"({number})")
+    name = f"fig_nfsp_arm_{game}_{number}"
+  else:
+    axes.set_yscale("log")
+    axes.set_ylabel("exploitability")
+    axes.set_title(f"NFSP, NFSP-ARM and ARM on {game}")
+    name = f"fig_nfsp_arm_{game}"
   axes.legend(fontsize=7)
   axes.grid(True, which="both", alpha=0.3)
-  path = os.path.join(figure_runs.HERE, f"fig_nfsp_arm_{game}.png")
+  path = os.path.join(figure_runs.HERE, f"{name}.png")
   figure.savefig(path, dpi=120, bbox_inches="tight")
   plt.close(figure)
   print(f"wrote {path}")
@@ -147,6 +172,9 @@ def main():
         print(f"finished {done}", flush=True)
   for game in games:
     plot(game, seeds)
+    if game == "tic_tac_toe":
+      for metric in SEAT_FIGURES:
+        plot(game, seeds, metric)
 
 
 if __name__ == "__main__":

@@ -28,10 +28,12 @@ CHECKPOINT_FROM = 500_000
 
 def train(figure, run, changes, episodes, seed, points=40,
           game_string="nfsp_leduc", backend="auto", diagnostics=True,
-          first_point=1000, stop_at=None):
+          first_point=1000, stop_at=None, against_random=False):
   """Trains one run (call it in its own process: it pins TensorFlow to one
   thread); returns the curve's path. `changes`: NFSPConfig.leduc's changes,
-  "dqn", or an `NFSPConfig`."""
+  "dqn", or an `NFSPConfig`. `against_random` also logs the evaluated
+  policy's exact reward in each seat against a uniform random player
+  (`reward_vs_random_seat<p>`, the NFSP-ARM paper's figs. 6-7)."""
   from nfsp_spiel.quiet_tensorflow import tf  # pylint: disable=g-import-not-at-top
   tf.config.threading.set_intra_op_parallelism_threads(1)
   tf.config.threading.set_inter_op_parallelism_threads(1)
@@ -72,7 +74,10 @@ def train(figure, run, changes, episodes, seed, points=40,
                exploitability=evaluation.exploitability(game, evaluated),
                exploitability_greedy=evaluation.exploitability(game, greedy),
                **(nfsp.diagnostics(game, agents, evaluated, greedy)
-                  if diagnostics else {}))
+                  if diagnostics else {}),
+               **({f"reward_vs_random_seat{p}": value for p, value in
+                   enumerate(evaluation.seat_values(game, evaluated))}
+                  if against_random else {}))
     if driver.episodes >= min(CHECKPOINT_FROM, episodes) or (
         target == targets[-1]):
       folder.save(driver.save, driver.episodes)
