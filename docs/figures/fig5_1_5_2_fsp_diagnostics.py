@@ -13,6 +13,16 @@ diagnostics (figs. 5.1, 5.2)").
       --seeds 0,1,2
   python docs/figures/fig5_1_5_2_fsp_diagnostics.py --plot_only --seeds 0,1,2
 
+`--reading thesis` runs the thesis' own experiment instead (sec. 5.6.1 uses
+Alg. 6-7, whose episodes are sampled from the average profile pi_k: no
+mixing with the best responses, `FSPConfig(mixing_gamma=None)`; the runs
+above use ICML 2015 sec. 5.2's mixing correction, the package default), to
+`data/fig5_1_5_2/thesis_seed<k>/` and `fig5_1_thesis.png`,
+`fig5_2_thesis.png`:
+
+  python docs/figures/fig5_1_5_2_fsp_diagnostics.py --reading thesis \
+      --iterations 200000 --seeds 0,1,2
+
 `--mechanism 10,1` instead runs seed 0 once per mixing constant gamma (10 is
 ICML 2015 sec. 5.2's; 1 the uncorrected memory correction eta_k = alpha_k / p)
 to `--iterations`, logging at fixed points what drives the curves: eta_k, the
@@ -44,6 +54,9 @@ import figure_runs
 flags.DEFINE_integer("iterations", 100000, "FSP iterations per seed.")
 flags.DEFINE_list("seeds", ["0"], "Seeds, one run each (comma-separated).")
 flags.DEFINE_bool("plot_only", False, "Redraw the PNGs from the seeds' CSVs.")
+flags.DEFINE_enum("reading", "icml", ["icml", "thesis"], "icml: the package "
+                  "default (ICML 2015 sec. 5.2's mixing, gamma 10); thesis: "
+                  "Alg. 6's episodes from pi_k (no mixing).")
 flags.DEFINE_list("mechanism", [], "Mixing constants gamma: run the mechanism "
                   "diagnostics (seed 0) instead of the figures.")
 INTERVALS = (10, 100, 1000)
@@ -53,8 +66,14 @@ EXTRA_POINTS = (40000, 100000)
 DIRECTORY = os.path.join(figure_runs.HERE, "data", "fig5_1_5_2")
 
 
-def seed_path(seed):
-  return os.path.join(DIRECTORY, f"seed{seed}", evaluation.curves.CSV_NAME)
+# Per reading: (its runs' folder prefix, its PNGs' suffix, its FSPConfig).
+READINGS = {"icml": ("", "", fsp.FSPConfig()),
+            "thesis": ("thesis_", "_thesis", fsp.FSPConfig(mixing_gamma=None))}
+
+
+def seed_path(seed, reading="icml"):
+  return os.path.join(DIRECTORY, f"{READINGS[reading][0]}seed{seed}",
+                      evaluation.curves.CSV_NAME)
 
 
 def evaluation_points(iterations):
@@ -62,14 +81,15 @@ def evaluation_points(iterations):
           if max(INTERVALS) <= k <= iterations}
 
 
-def run_seeds(seeds, iterations):
-  """FSP with the paper's defaults, one run per seed, in lockstep (so that a
-  run stopped early has every seed as far); returns the CSV paths."""
+def run_seeds(seeds, iterations, reading):
+  """FSP in `reading`, one run per seed, in lockstep (so that a run stopped
+  early has every seed as far); returns the CSV paths."""
   game = pyspiel.load_game("nfsp_leduc")
-  solvers = [fsp.FSPSolver(game, seed=seed) for seed in seeds]
+  solvers = [fsp.FSPSolver(game, READINGS[reading][2], seed=seed)
+             for seed in seeds]
   loggers = []
   for seed in seeds:
-    path = seed_path(seed)
+    path = seed_path(seed, reading)
     if os.path.exists(path):
       os.remove(path)
     loggers.append(evaluation.LearningCurveLogger(os.path.dirname(path)))
@@ -150,17 +170,21 @@ def regimes(config):
   each memory gains m episodes per iteration (the opponent's alternating
   ones); eta_k = gamma / (k + 1) / p reaches 1 at k + 1 = gamma / p."""
   full = config.memory_episodes // config.alternating_episodes
+  if config.mixing_gamma is None:
+    return full, None
   p = ((config.simultaneous_episodes + config.alternating_episodes)
        / config.memory_episodes)
   return full, int(np.ceil(config.mixing_gamma / p))
 
 
-def plot(seeds):
-  curves = [evaluation.curves.read_curve(seed_path(s)) for s in seeds]
+def plot(seeds, reading="icml"):
+  _, suffix, config = READINGS[reading]
+  curves = [evaluation.curves.read_curve(seed_path(s, reading))
+            for s in seeds]
   steps = np.array([r["step"] for r in curves[0]])
   length = min(len(c) for c in curves)
   steps = steps[:length]
-  full, eta_below_one = regimes(fsp.FSPConfig())
+  full, eta_below_one = regimes(config)
   figures = {
       "fig5_1": (["best_response_quality"], "best-response quality (eq. 5.2)",
                  "Leduc: FSP's best-response quality (eq. 5.2)"),
@@ -178,18 +202,20 @@ def plot(seeds):
       axes.loglog(steps, values.mean(0), color=colour, linewidth=2,
                   label=f"{label}: mean of {len(seeds)} seeds")
     for k, text in ((full, "M_RL full"), (eta_below_one, "eta_k < 1")):
-      if steps[0] <= k <= steps[-1]:
+      if k is not None and steps[0] <= k <= steps[-1]:
         axes.axvline(k, color="grey", linestyle=":", linewidth=1)
         axes.text(k, axes.get_ylim()[1], f" {text}", fontsize=7,
                   va="top", rotation=90, color="grey")
     axes.set_xlabel("iterations")
     axes.set_ylabel(ylabel)
     axes.set_title(title + f" (seeds {', '.join(map(str, seeds))}; thin: "
-                   "each seed)", fontsize=9)
+                   "each seed)" + ("; thesis Alg. 6, no mixing"
+                                   if reading == "thesis" else ""),
+                   fontsize=9)
     axes.grid(True, which="both", alpha=0.3)
     axes.legend(fontsize=7)
     figure.tight_layout()
-    path = os.path.join(figure_runs.HERE, f"{name}.png")
+    path = os.path.join(figure_runs.HERE, f"{name}{suffix}.png")
     figure.savefig(path, dpi=120)
     plt.close(figure)
     print(f"wrote {path}")
@@ -203,9 +229,10 @@ def main(argv):
     return
   seeds = [int(s) for s in flags.FLAGS.seeds]
   if not flags.FLAGS.plot_only:
-    for path in run_seeds(seeds, flags.FLAGS.iterations):
+    for path in run_seeds(seeds, flags.FLAGS.iterations,
+                          flags.FLAGS.reading):
       print(f"wrote {path}")
-  plot(seeds)
+  plot(seeds, flags.FLAGS.reading)
 
 
 if __name__ == "__main__":
