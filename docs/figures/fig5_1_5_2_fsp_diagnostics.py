@@ -209,7 +209,7 @@ def plot(seeds, reading="icml"):
     axes.set_xlabel("iterations")
     axes.set_ylabel(ylabel)
     axes.set_title(title + f" (seeds {', '.join(map(str, seeds))}; thin: "
-                   "each seed)" + ("; thesis Alg. 6, no mixing"
+                   "each seed)" + ("; thesis Alg. 6"
                                    if reading == "thesis" else ""),
                    fontsize=9)
     axes.grid(True, which="both", alpha=0.3)
