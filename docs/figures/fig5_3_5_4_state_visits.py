@@ -18,7 +18,7 @@ counted here in both solvers:
 FSP runs `--iterations`; XFP runs until it has done as much work. Curves go
 to `data/fig5_3_visits/` and `data/fig5_4_visits/`, one PNG each.
 
-  python docs/figures/fig5_3_5_4_state_visits.py --iterations 1000000
+  python docs/figures/fig5_3_5_4_state_visits.py --iterations 300000
 """
 
 import math
@@ -32,7 +32,7 @@ from nfsp_spiel import fsp
 from nfsp_spiel import xfp
 import figure_runs
 
-flags.DEFINE_integer("iterations", 1_000_000, "FSP iterations per game.")
+flags.DEFINE_integer("iterations", 300_000, "FSP iterations per game.")
 FIGURES = {
     "fig5_3_visits": ("Leduc Hold'em: exploitability per unit of work",
                       {"6_cards": ("nfsp_leduc", "6-card Leduc"),
