@@ -136,7 +136,7 @@ def plot(game, seeds, metric="exploitability"):
   else:
     axes.set_yscale("log")
     axes.set_ylabel("exploitability")
-    axes.set_title(f"NFSP, NFSP-ARM and ARM on {game}")
+    axes.set_title(f"NFSP, NFSP-ARM and ARM on {game} (seeds thin, mean thick)")
     name = f"fig_nfsp_arm_{game}"
   axes.legend(fontsize=7)
   axes.grid(True, which="both", alpha=0.3)
