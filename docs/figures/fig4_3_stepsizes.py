@@ -10,7 +10,6 @@ from absl import flags
 import pyspiel
 
 import nfsp_spiel  # noqa: F401
-from nfsp_spiel import xfp
 import figure_runs
 
 flags.DEFINE_integer("iterations", 20000, "Iterations per run.")
@@ -20,13 +19,10 @@ flags.DEFINE_integer("seeds", 5, "Random initialisations per stepsize.")
 def main(argv):
   del argv
   game = pyspiel.load_game("leduc_poker")
-  runs = {}
-  for rule, name in (("hendon", "lambda1 (Hendon)"), ("xfp", "lambda2 (XFP)")):
-    for seed in range(flags.FLAGS.seeds):
-      solver = xfp.XFPSolver(game, stepsize=rule, initial_strategy="random",
-                             seed=seed)
-      runs[f"{name} #{seed}"] = figure_runs.run(
-          solver, "fig4_3", f"{rule}_{seed}", flags.FLAGS.iterations)
+  runs = figure_runs.random_start_runs(
+      game, "fig4_3", {"lambda1 (Hendon)": ("hendon", {"stepsize": "hendon"}),
+                       "lambda2 (XFP)": ("xfp", {"stepsize": "xfp"})},
+      flags.FLAGS.seeds, flags.FLAGS.iterations)
   figure_runs.plot(runs, "fig4_3", loglog=True,
                    title="Leduc: unweighted vs realization-weighted FP")
 

@@ -59,14 +59,12 @@ def main(argv):
   game = pyspiel.load_game("nfsp_leduc")
   depth = information_state_depth(game)
   print(f"D = {depth}")
-  runs = {}
-  for label, rule, alpha in variants(depth):
-    for seed in range(flags.FLAGS.seeds):
-      solver = xfp.XFPSolver(game, stepsize=rule, alpha=alpha,
-                             initial_strategy="random", seed=seed)
-      name = label.lower().replace(" ", "_")
-      runs[f"{label} #{seed}"] = figure_runs.run(
-          solver, "fig4_4", f"{name}_{seed}", flags.FLAGS.iterations)
+  runs = figure_runs.random_start_runs(
+      game, "fig4_4",
+      {label: (label.lower().replace(" ", "_"),
+               {"stepsize": rule, "alpha": alpha})
+       for label, rule, alpha in variants(depth)},
+      flags.FLAGS.seeds, flags.FLAGS.iterations)
   figure_runs.plot(runs, "fig4_4", loglog=True,
                    title="Leduc: XFP and GFP, scaled and normalised stepsizes")
 

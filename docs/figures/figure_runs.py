@@ -56,6 +56,20 @@ def run(solver, figure, label, iterations=None, seconds=None, evaluate=None,
   return logger.path
 
 
+def random_start_runs(game, figure, variants, seeds, iterations):
+  """XFP from `seeds` random initial strategies (thesis 4.5.1) per variant,
+  {label: (run folder prefix, XFPConfig fields)}; returns {label #seed: csv}."""
+  from nfsp_spiel import xfp  # pylint: disable=g-import-not-at-top
+  runs = {}
+  for label, (prefix, fields) in variants.items():
+    for seed in range(seeds):
+      solver = xfp.XFPSolver(game, initial_strategy="random", seed=seed,
+                             **fields)
+      runs[f"{label} #{seed}"] = run(solver, figure, f"{prefix}_{seed}",
+                                     iterations)
+  return runs
+
+
 def plot(runs, figure, **kwargs):
   path = os.path.join(HERE, f"{figure}.png")
   evaluation.plot_curves(runs, path, **kwargs)

@@ -121,21 +121,19 @@ def seat_values(game, policy, opponent=None):
   """
   if game.get_type().short_name in _INTRACTABLE:
     raise ValueError(f"{game}: too large to walk; use evaluation.head_to_head")
-  tabular = policies.as_tabular(game, policy)
-  others = policies.as_tabular(game, opponent or
-                               policy_lib.UniformRandomPolicy(game))
+  mine, others = (policies.as_tabular(game, p) for p in (
+      policy, opponent or policy_lib.UniformRandomPolicy(game)))
+  if _uses_cpp(game):  # converted once, walked once per seat
+    mine, others = (pyspiel.TabularPolicy(_cpp_table(t))
+                    for t in (mine, others))
   root = game.new_initial_state()
   values = []
   for seat in range(game.num_players()):
-    seats = [tabular if p == seat else others
+    seats = [mine if p == seat else others
              for p in range(game.num_players())]
-    if _uses_cpp(game):
-      value = pyspiel.expected_returns(
-          root, [pyspiel.TabularPolicy(_cpp_table(t)) for t in seats], -1,
-          True)[seat]
-    else:
-      value = expected_game_score.policy_value(root, seats)[seat]
-    values.append(value)
+    values.append(pyspiel.expected_returns(root, seats, -1, True)[seat]
+                  if _uses_cpp(game) else
+                  expected_game_score.policy_value(root, seats)[seat])
   return np.array(values)
 
 
