@@ -42,5 +42,7 @@ setuptools.setup(
         "figures": ["scikit-learn>=1.4"],
         # nfsp_spiel.distributed: NFSP's actors and learner on Ray.
         "distributed": ["ray>=2.50"],
+        # The documentation site (mkdocs.yml; tests/test_docs.py builds it).
+        "docs": ["mkdocs>=1.6"],
     },
 )
