@@ -3,9 +3,12 @@
 import os
 
 import matplotlib.image
+import matplotlib.pyplot as plt
+import pyspiel
 import pytest
 
 from nfsp_spiel import evaluation
+from nfsp_spiel.evaluation import curves
 
 
 def test_csv_rows_resume_and_plot(tmp_path):
@@ -85,9 +88,10 @@ def test_cut_curve_keeps_the_rows_up_to_the_checkpoint(tmp_path):
   evaluation.cut_curve(str(tmp_path / "none.csv"), 5)  # nothing to cut
 
 
-def test_log_axes_leave_out_what_they_cannot_show(tmp_path):
-  """Step 0 (the starting point) and zero values have no place on a log
-  axis: drawn, they became a flat segment from the plot's edge."""
+def test_log_points_leave_out_what_log_axes_cannot_show(tmp_path):
+  """The inset and the reference slope draw only x > 0 and y > 0 (step 0,
+  connected, became a flat segment from the plot's edge); the main axes keep
+  step 0 on a symlog axis (`test_step_0_stays_in_sight_on_log_axes`)."""
   assert evaluation.curves.log_points([0, 10, 100, 1000], [0.5, 0.2, 0.0,
                                                            0.1]) == (
                                                                [10, 1000],
@@ -99,4 +103,151 @@ def test_log_axes_leave_out_what_they_cannot_show(tmp_path):
   png = evaluation.plot_curves({"one point": logger.path},
                                str(tmp_path / "curve.png"), loglog=True,
                                title=title, inset_loglog=True)
+  assert os.path.getsize(png) > 0
+
+
+def _curve(directory, rows):
+  """A curve CSV of `rows` ({column: value} each, step first)."""
+  logger = evaluation.LearningCurveLogger(str(directory))
+  for row in rows:
+    logger.log(**row)
+  return logger.path
+
+
+def _figure(*args, **kwargs):
+  """`curve_figure`, closed once the test has read it."""
+  figure = curves.curve_figure(*args, **kwargs)
+  plt.close(figure)
+  return figure
+
+
+# Smooth UCT's Limit Hold'em curve: the greedy profile against each baseline.
+LHE_ROWS = [
+    {"step": step * 100_000_000, "training_seconds": step * 100.0,
+     **{column: value for name, mean in (("always_call", 700.0),
+                                         ("always_raise", 1800.0),
+                                         ("equity_threshold", -500.0))
+        for column, value in ((f"mbb_per_hand_vs_{name}", mean + 10 * step),
+                              (f"mbb_stderr_vs_{name}", 50.0 + step))}}
+    for step in (1, 2, 3)]
+
+
+def test_axes_are_labelled_with_units(tmp_path):
+  path = _curve(tmp_path, [{"step": s, "exploitability": 1 / s}
+                           for s in (1, 10, 100)])
+  axes, = _figure({"XFP": path}, loglog=True).axes
+  assert axes.get_xlabel() == "iterations"
+  assert axes.get_ylabel() == "exploitability (chips/hand)"
+  axes, = _figure({"XFP": path}, x="seconds", payoff="payoff/game").axes
+  assert axes.get_xlabel() == "wall-clock time (s)"
+  assert axes.get_ylabel() == "exploitability (payoff/game)"
+  axes, = _figure({"LHE": _curve(tmp_path / "lhe", LHE_ROWS)},
+                  metric="mbb_per_hand_vs_always_call").axes
+  assert axes.get_ylabel().startswith("winnings (mbb/h)")
+
+
+def test_the_payoff_unit_is_chips_per_hand_in_poker():
+  assert curves.payoff_unit(pyspiel.load_game("leduc_poker")) == "chips/hand"
+  assert curves.payoff_unit(pyspiel.load_game("tic_tac_toe")) == "payoff/game"
+
+
+def test_step_0_stays_in_sight_on_log_axes(tmp_path):
+  """The starting strategy's point, at step 0, sits at the symlog axis' 0
+  tick, unconnected; the curve proper starts at the first positive step."""
+  path = _curve(tmp_path, [{"step": s, "exploitability": 2 / (s + 1)}
+                           for s in (0, 50_000, 100_000, 1_000_000)])
+  axes, = _figure({"NFSP": path}, loglog=True).axes
+  assert axes.get_xscale() == "symlog" and axes.get_yscale() == "log"
+  drawn = [(list(line.get_xdata()), list(line.get_ydata()))
+           for line in axes.get_lines()]
+  assert ([0.0], [2.0]) in drawn
+  assert ([50_000.0, 100_000.0, 1_000_000.0],
+          [2 / 50_001, 2 / 100_001, 2 / 1_000_001]) in drawn
+  # The axis turns logarithmic at the decade below the first positive step.
+  assert axes.xaxis.get_transform().linthresh == 10_000
+
+
+def test_standard_errors_are_shaded(tmp_path):
+  """Each mbb/h column with an `mbb_stderr_vs_...` beside it gets a band of
+  +-1 standard error around its line."""
+  path = _curve(tmp_path, LHE_ROWS)
+  axes, = _figure({"Smooth UCT": path},
+                  metric=curves.EVERY_METRIC).axes
+  assert "standard error" in axes.get_ylabel()
+  bands = axes.collections
+  assert len(bands) == 3
+  low, high = bands[2].get_paths()[0].get_extents().intervaly
+  values = [r["mbb_per_hand_vs_equity_threshold"] for r in LHE_ROWS]
+  errors = [r["mbb_stderr_vs_equity_threshold"] for r in LHE_ROWS]
+  assert low == pytest.approx(min(v - e for v, e in zip(values, errors)))
+  assert high == pytest.approx(max(v + e for v, e in zip(values, errors)))
+
+
+@pytest.mark.parametrize("column,columns,expected", [
+    ("mbb_per_hand_vs_always_call",
+     ["step", "mbb_per_hand_vs_always_call", "mbb_stderr_vs_always_call"],
+     "mbb_stderr_vs_always_call"),
+    ("lbr_mbb_per_hand", ["step", "lbr_mbb_per_hand", "lbr_mbb_stderr"],
+     "lbr_mbb_stderr"),
+    ("exploitability", ["step", "exploitability", "exploitability_stderr"],
+     "exploitability_stderr"),
+    ("mean_squared_error", ["step", "mean_squared_error", "standard_error"],
+     "standard_error"),
+    ("exploitability", ["step", "exploitability", "br_gap_0",
+                        "standard_error"], None),
+    ("exploitability", ["step", "exploitability"], None),
+])
+def test_stderr_column(column, columns, expected):
+  assert curves.stderr_column(column, columns) == expected
+
+
+def test_every_metric_is_drawn_one_panel_per_unit(tmp_path):
+  """NFSP's Limit Hold'em curve: winnings against the baseline (each
+  policy), LBR's, and the two losses: three units, three panels."""
+  rows = [{"step": step, "mbb_per_hand_vs_equity_threshold": -1000.0 + step,
+           "lbr_mbb_per_hand": 3000.0 - step,
+           "mbb_per_hand_vs_equity_threshold_greedy_average": -2000.0,
+           "rl_loss": 0.01, "sl_loss": 0.5} for step in (0, 1, 2)]
+  figure = _figure({"NFSP": _curve(tmp_path, rows)},
+                   metric=curves.EVERY_METRIC,
+                   column_labels={"lbr_mbb_per_hand": "LBR"},
+                   xlabel="episodes")
+  winnings, rl, sl = figure.axes
+  assert winnings.get_ylabel() == "winnings (mbb/h)"
+  assert [line.get_label() for line in winnings.get_lines()] == [
+      "mbb_per_hand_vs_equity_threshold", "LBR",
+      "mbb_per_hand_vs_equity_threshold_greedy_average"]
+  assert winnings.get_legend().get_title().get_text() == "NFSP"
+  assert (rl.get_ylabel(), sl.get_ylabel()) == (
+      "RL loss", "SL cross-entropy loss (nats)")
+  assert [list(line.get_ydata()) for line in rl.get_lines()] == [[0.01] * 3]
+  assert sl.get_xlabel() == "episodes" and not winnings.get_xlabel()
+
+
+def test_every_metric_of_several_runs_names_the_run(tmp_path):
+  runs = {name: _curve(tmp_path / name, [{"step": 1, "exploitability": 0.5,
+                                          "average_change": 0.1}])
+          for name in ("CFR", "XFP")}
+  exploitability, change = _figure(runs, metric=curves.EVERY_METRIC).axes
+  assert [line.get_label() for line in change.get_lines()] == [
+      "CFR: average_change", "XFP: average_change"]
+  assert exploitability.get_ylabel() == "exploitability (chips/hand)"
+
+
+def test_log_axes_take_a_curve_of_its_start_and_a_metric_of_nans(tmp_path):
+  """A run stopped after its first evaluation, with a loss that no update
+  has reported yet (nan): the start is drawn at 0, the loss's panel is
+  empty and linear (a log axis of no positive value cannot be drawn)."""
+  path = _curve(tmp_path, [{"step": 0, "exploitability": 0.5,
+                            "rl_loss": float("nan")}])
+  exploitability, loss = _figure({"NFSP": path}, metric=curves.EVERY_METRIC,
+                                 loglog=True).axes
+  assert exploitability.get_xscale() == "symlog"
+  assert ([0.0], [0.5]) in [(list(line.get_xdata()), list(line.get_ydata()))
+                            for line in exploitability.get_lines()]
+  assert loss.get_yscale() == "linear"
+  assert [text.get_text() for text in loss.texts] == [
+      "no values logged yet"]
+  png = evaluation.plot_curves({"NFSP": path}, str(tmp_path / "curve.png"),
+                               metric=curves.EVERY_METRIC, loglog=True)
   assert os.path.getsize(png) > 0

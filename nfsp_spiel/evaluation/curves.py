@@ -8,12 +8,17 @@ full disk is dropped, and readers never see it). With `tensorboard=True` it
 also writes the rows as TensorBoard scalars, rebuilt from the CSV whenever
 the directory is reopened, so that both always hold the same rows. Training
 binaries open their curve through `nfsp_spiel.run_directory`, which keeps it
-consistent with their checkpoint. `plot_curves` draws one or several runs on
-one chart, optionally log-log like the papers' figures, and saves a PNG.
+consistent with their checkpoint. `plot_curves` draws one or several runs,
+one metric or every metric of their CSVs (a panel per unit), with axes in
+units, standard-error bands where the CSV logs them, optionally log-log like
+the papers' figures, and saves a PNG; `curve_figure` is the figure itself.
 """
 
+import collections
 import csv
+import math
 import os
+import re
 import shutil
 import textwrap
 import time
@@ -23,6 +28,8 @@ import matplotlib
 matplotlib.use("Agg")  # files only; no display needed
 import matplotlib.pyplot as plt  # pylint: disable=g-import-not-at-top
 from matplotlib import ticker  # pylint: disable=g-import-not-at-top
+
+from nfsp_spiel.evaluation import matches  # pylint: disable=g-import-not-at-top
 
 CSV_NAME = "curve.csv"
 TENSORBOARD_NAME = "tensorboard"
@@ -91,8 +98,13 @@ class LearningCurveLogger:
 def read_curve(path):
   """The complete rows of a curve CSV as dicts of floats (a last row cut by a
   crash or a full disk is left out)."""
+  return _columns_and_rows(path)[1]
+
+
+def _columns_and_rows(path):
+  """A curve CSV's columns (none where it is empty) and `read_curve`'s rows."""
   header, rows, _ = _complete_rows(path)
-  return [dict(zip(header, map(float, row))) for row in rows]
+  return header or [], [dict(zip(header, map(float, row))) for row in rows]
 
 
 def cut_curve(path, last_step):
@@ -137,63 +149,267 @@ def _rewrite(path, rows):
   os.replace(temporary, path)
 
 
-def plot_curves(runs, output, metric="exploitability", x="step", loglog=False,
-                title=None, reference_slope=None, inset_loglog=False,
-                xlabel=None):
-  """Plots `metric` against `x` for {label: csv path} runs; saves a PNG.
+# A run's `metric` that stands for every metric column its CSV holds.
+EVERY_METRIC = "every metric"
 
-  A run may also be {label: (csv path, its own metric)}.
+# Columns that measure progress (what `x` can be), never drawn as metrics.
+X_LABELS = {"step": "iterations", "episodes": "episodes",
+            "seconds": "wall-clock time (s)",
+            "training_seconds": "training time (s, evaluations excluded)",
+            "state_visits": "state visits"}
 
-  `reference_slope` adds a dashed c * x^slope line through the first run's
-  last point (e.g. -0.5 for an O(k^-1/2) rate on a log-log plot);
-  `inset_loglog` adds a log-log inset of the same curves (thesis fig. 5.3).
-  """
-  if not runs:
-    raise ValueError("plot_curves needs at least one run")
-  figure, axes = plt.subplots(figsize=(6, 4))
-  curves = {}
-  for label, run in runs.items():
-    path, column = run if isinstance(run, tuple) else (run, metric)
-    rows = read_curve(path)
-    if rows and (column not in rows[0] or x not in rows[0]):
-      raise ValueError(f"{path} has columns {sorted(rows[0])}, not "
-                       f"{x!r} and {column!r}")
-    xs, ys = [r[x] for r in rows], [r[column] for r in rows]
-    curves[label] = log_points(xs, ys) if loglog else (xs, ys)
-    # A curve of a few points gets markers: one point alone draws no line.
-    axes.plot(*curves[label], label=label,
-              marker="o" if len(xs) < 10 else None, markersize=3)
-  if inset_loglog:
-    inset = axes.inset_axes([0.5, 0.22, 0.46, 0.36])
-    for xs, ys in curves.values():
-      inset.loglog(*log_points(xs, ys))
-    _readable_log_ticks(inset)
-    inset.tick_params(labelsize=6)
-  if reference_slope is not None:
-    xs, ys = log_points(*next(iter(curves.values())))
-    scale = ys[-1] / xs[-1] ** reference_slope
-    axes.plot(xs, [scale * v ** reference_slope for v in xs], "k--",
-              linewidth=0.8, label=f"O({x}^{reference_slope:g})")
-  if loglog:
-    axes.set_xscale("log")
-    axes.set_yscale("log")
-    _readable_log_ticks(axes)
-  axes.set_xlabel(xlabel or {"step": "iterations",
-                             "seconds": "seconds"}.get(x, x))
-  axes.set_ylabel(metric)
-  if title:  # game strings (River poker's) can be long: wrap, never clip
-    axes.set_title("\n".join(textwrap.wrap(title, 64)), fontsize=9)
-  axes.grid(True, which="both", alpha=0.3)
-  axes.legend()
-  figure.tight_layout()
+# What a metric column measures: (column pattern, quantity, unit, signed).
+# PAYOFF stands for the game's payoff unit: OpenSpiel's exploitability is the
+# mean of the players' best-response values, in the game's payoffs (chips per
+# hand in poker). Columns of one unit share a panel, a quantity without a unit
+# has a panel of its own; signed quantities (winnings) keep a linear y axis on
+# log-log plots, where their negative values would vanish.
+PAYOFF = "payoff"
+CHIPS_PER_HAND = "chips/hand"
+QUANTITIES = (
+    (r"exploitability(_.+)?", "exploitability", PAYOFF, False),
+    (r"br_gap_\d+", "best-response gap", PAYOFF, False),
+    (r"(current_)?br_quality|best_response_quality",
+     "best-response quality", PAYOFF, False),
+    (r"(lbr_)?mbb_per_hand(_.+)?", "winnings", "mbb/h", True),
+    (r"mean_squared_error", "mean squared error", "", False),
+    (r"average_change", "change of the average strategy (squared L2)", "",
+     False),
+    (r"rl_loss", "RL loss", "", False),
+    (r"sl_loss", "SL cross-entropy loss", "nats", False),
+)
+
+
+def payoff_unit(game):
+  """The unit of `game`'s payoffs per game played, for exploitability axes."""
+  if matches.big_blind(game) is None:
+    return "payoff/game"
+  return CHIPS_PER_HAND
+
+
+def _quantity(column, payoff):
+  """(quantity, unit, signed) of a metric column; a column the table does not
+  know is its own quantity, without a unit."""
+  for pattern, name, unit, signed in QUANTITIES:
+    if re.fullmatch(pattern, column):
+      return name, payoff if unit == PAYOFF else unit, signed
+  return column, "", False
+
+
+def _is_stderr(column):
+  """Whether a column holds a standard error (matches', LBR's, fig. 3.2's)."""
+  return "stderr" in column.split("_") or column == "standard_error"
+
+
+def metric_columns(columns, x="step"):
+  """The columns of a curve that are metrics: not progress, not errors."""
+  return [c for c in columns
+          if c not in X_LABELS and c != x and not _is_stderr(c)]
+
+
+def stderr_column(column, columns):
+  """The standard-error column logged beside `column`, or None:
+  `<column>_stderr`, `mbb_stderr...` beside `mbb_per_hand...` (matches and
+  LBR), or `standard_error` beside a curve's only metric (fig. 3.2)."""
+  candidates = [f"{column}_stderr",
+                column.replace("mbb_per_hand", "mbb_stderr")]
+  if metric_columns(columns) == [column]:
+    candidates.append("standard_error")
+  return next((c for c in candidates if c != column and c in columns), None)
+
+
+def plot_curves(runs, output, *args, **kwargs):
+  """Draws `curve_figure(runs, ...)` and saves it as a PNG at `output`."""
+  figure = curve_figure(runs, *args, **kwargs)
   figure.savefig(output, dpi=120)
   plt.close(figure)
   return output
 
 
+def curve_figure(runs, metric="exploitability", x="step", loglog=False,
+                 title=None, reference_slope=None, inset_loglog=False,
+                 xlabel=None, column_labels=None, payoff=CHIPS_PER_HAND):
+  """A figure of `metric` against `x` for {label: csv path} runs.
+
+  A run may also be {label: (csv path, its own metric)}; `metric` (or a run's
+  own) `EVERY_METRIC` draws every metric column of the run's CSV, named in
+  the legend by `column_labels` ({column: label}) or by the column. Metrics
+  of different units go to panels of their own, one above the other; a
+  metric with a standard-error column beside it (`stderr_column`) is drawn
+  with a band of +-1 standard error.
+
+  `loglog`: log axes, like the papers' figures; a step-0 point (the starting
+  strategy) stays in sight as an unconnected hollow marker on a symlog x
+  axis, linear from 0 to the decade below the first positive step.
+  `payoff`: the unit of exploitability (`payoff_unit(game)`).
+  `reference_slope` adds a dashed c * x^slope line through the first run's
+  last point (e.g. -0.5 for an O(k^-1/2) rate on a log-log plot);
+  `inset_loglog` adds a log-log inset of the same curves (thesis fig. 5.3);
+  both to the first panel.
+  """
+  if not runs:
+    raise ValueError("plot_curves needs at least one run")
+  lines = _lines(runs, metric, x, column_labels or {}, payoff)
+  panels = _panels(lines) or {"": []}  # a curve with no rows yet
+  figure, grid = plt.subplots(len(panels), 1, sharex=True, squeeze=False,
+                              figsize=(6, 1.4 + 2.6 * len(panels)))
+  start_decade = _start_decade([line.xs for line in lines]) if loglog else None
+  for axes, (label, panel_lines) in zip(grid[:, 0], panels.items()):
+    _draw_panel(axes, label, panel_lines, loglog, start_decade)
+  top = grid[0, 0]
+  first_panel = next(iter(panels.values()))
+  if inset_loglog:
+    _inset(top, first_panel)
+  if reference_slope is not None:
+    xs, ys = log_points(first_panel[0].xs, first_panel[0].ys)
+    scale = ys[-1] / xs[-1] ** reference_slope
+    top.plot(xs, [scale * v ** reference_slope for v in xs], "k--",
+             linewidth=0.8, label=f"O({x}^{reference_slope:g})")
+  # One run of every metric: the legends name the metrics, the run heads them.
+  one_run = len(runs) == 1 and _metric_of(next(iter(runs.values())),
+                                         metric) == EVERY_METRIC
+  for axes in grid[:, 0]:
+    if axes.get_legend_handles_labels()[0]:  # none before the first row
+      axes.legend(fontsize=8, title_fontsize=8,
+                  title=next(iter(runs)) if one_run and axes is top else None)
+  grid[-1, 0].set_xlabel(xlabel or X_LABELS.get(x, x))
+  if title:  # game strings (River poker's) can be long: wrap, never clip
+    top.set_title("\n".join(textwrap.wrap(title, 64)), fontsize=9)
+  figure.tight_layout()
+  return figure
+
+
+def _draw_panel(axes, label, lines, loglog, start_decade):
+  """One unit's lines on `axes`, labelled `label` (and the band's meaning)."""
+  # A log axis needs a positive value (a loss not yet reported is nan).
+  log_y = loglog and any(y > 0 for line in lines if not line.signed
+                         for y in line.ys)
+  for line in lines:
+    _draw(axes, line, loglog, log_y)
+  if not any(math.isfinite(y) for line in lines for y in line.ys):
+    axes.text(0.5, 0.5, "no values logged yet", ha="center",
+              transform=axes.transAxes, color="grey")
+  if loglog:
+    _log_scales(axes, start_decade, log_y)
+  else:  # 1e5 episodes' plain labels, 100000 to 200000, would run together
+    axes.ticklabel_format(axis="x", style="sci", scilimits=(-4, 4))
+  banded = any(line.stderrs for line in lines)
+  # Several quantities name one axis: wrapped, the label fits its panel.
+  axes.set_ylabel("\n".join(
+      textwrap.wrap(label, 36) +
+      (["shaded: \u00b11 standard error"] if banded else [])))
+  axes.grid(True, which="both", alpha=0.3)
+
+
+# One column of one run: its points, standard errors (None where the CSV has
+# none), legend label, and what it measures (`quantity`).
+_Line = collections.namedtuple(
+    "_Line", "label xs ys stderrs quantity unit signed")
+
+
+def _metric_of(run, metric):
+  """The metric a run draws: its own where it names one, else `metric`."""
+  return run[1] if isinstance(run, tuple) else metric
+
+
+def _lines(runs, metric, x, column_labels, payoff):
+  """A `_Line` per run and metric column drawn, in the runs' order."""
+  lines = []
+  for label, run in runs.items():
+    path = run[0] if isinstance(run, tuple) else run
+    columns, rows = _columns_and_rows(path)
+    every = _metric_of(run, metric) == EVERY_METRIC
+    for column in (metric_columns(columns, x) if every
+                   else [_metric_of(run, metric)]):
+      if rows and (column not in columns or x not in columns):
+        raise ValueError(f"{path} has columns {sorted(columns)}, not "
+                         f"{x!r} and {column!r}")
+      name = column_labels.get(column, column) if every else label
+      if every and len(runs) > 1:
+        name = f"{label}: {name}"
+      stderr = stderr_column(column, columns)
+      lines.append(_Line(name, [r[x] for r in rows], [r[column] for r in rows],
+                         [r[stderr] for r in rows] if stderr else None,
+                         *_quantity(column, payoff)))
+  return lines
+
+
+def _panels(lines):
+  """{y-axis label: its lines}: one panel per unit, or per quantity where it
+  has none, in the order the lines come."""
+  panels = {}
+  for line in lines:
+    panels.setdefault(line.unit or line.quantity, []).append(line)
+  labelled = {}
+  for panel in panels.values():
+    names = list(dict.fromkeys(line.quantity for line in panel))
+    unit = panel[0].unit
+    labelled[", ".join(names) + (f" ({unit})" if unit else "")] = panel
+  return labelled
+
+
+def _draw(axes, line, loglog, log_y):
+  """One line with its standard-error band; on log axes, the points they can
+  show, a step-0 point apart (connected, it would draw a slope of nothing)."""
+  points = list(zip(line.xs, line.ys, line.stderrs or [None] * len(line.xs)))
+  start = [p for p in points if loglog and p[0] == 0]
+  if loglog:
+    points = [p for p in points if p[0] > 0 and (p[1] > 0 or not log_y)]
+    start = [p for p in start if p[1] > 0 or not log_y]
+  xs, ys, stderrs = (list(v) for v in zip(*points)) if points else ([],) * 3
+  # A curve of a few points gets markers: one point alone draws no line.
+  drawn, = axes.plot(xs, ys, label=line.label, markersize=3,
+                     marker="o" if len(line.xs) < 10 else None)
+  if line.stderrs:
+    axes.fill_between(xs, [y - e for y, e in zip(ys, stderrs)],
+                      [y + e for y, e in zip(ys, stderrs)],
+                      color=drawn.get_color(), alpha=0.2, linewidth=0)
+  for v, y, error in start:
+    axes.errorbar([v], [y], yerr=error, fmt="o", markersize=4,
+                  markerfacecolor="none", color=drawn.get_color())
+
+
+def _start_decade(xs_of_lines):
+  """Where a symlog x axis turns logarithmic when a curve starts at step 0:
+  the decade at or below the first positive x (1 before there is one); None
+  when none starts at 0 (a plain log axis shows every point)."""
+  xs = [v for xs in xs_of_lines for v in xs]
+  if 0 not in xs:
+    return None
+  positive = [v for v in xs if v > 0]
+  return 10.0 ** math.floor(math.log10(min(positive))) if positive else 1.0
+
+
+def _log_scales(axes, start_decade, log_y):
+  if start_decade is None:
+    axes.set_xscale("log")
+  else:  # 0, then the decades: the start gets half a decade's width
+    axes.set_xscale("symlog", linthresh=start_decade, linscale=0.5)
+    # Ticks at 0 and from `start_decade` up: those below it, squeezed into
+    # the linear half decade, would overlap the 0.
+    high = axes.get_xlim()[1]
+    decades = [start_decade * 10 ** k for k in range(
+        int(math.ceil(math.log10(high / start_decade))) + 1)]
+    axes.xaxis.set_major_locator(ticker.FixedLocator([0] + decades))
+    axes.xaxis.set_minor_locator(ticker.FixedLocator(
+        [m * decade for decade in decades for m in range(2, 10)]))
+  if log_y:
+    axes.set_yscale("log")
+  _readable_log_ticks(axes)
+
+
+def _inset(axes, lines):
+  """A log-log inset of `lines` (thesis fig. 5.3)."""
+  inset = axes.inset_axes([0.5, 0.22, 0.46, 0.36])
+  for line in lines:
+    inset.loglog(*log_points(line.xs, line.ys))
+  _readable_log_ticks(inset)
+  inset.tick_params(which="both", labelsize=6)
+
+
 def log_points(xs, ys):
-  """The points a log-log axis can show: x > 0 and y > 0 (step 0, the
-  starting point, would otherwise draw a flat segment from the edge)."""
+  """The points a log-log axis can show: x > 0 and y > 0 (the inset and the
+  reference slope draw these; the main axes keep step 0 on a symlog axis)."""
   kept = [(v, y) for v, y in zip(xs, ys) if v > 0 and y > 0]
   return [v for v, _ in kept], [y for _, y in kept]
 
@@ -204,6 +420,8 @@ def _readable_log_ticks(axes):
   axes keep their powers of ten and unlabelled minor ticks."""
   for axis, (low, high) in ((axes.xaxis, axes.get_xlim()),
                             (axes.yaxis, axes.get_ylim())):
+    if axis.get_scale() != "log":  # linear winnings, symlog from step 0
+      continue
     plain = ticker.FuncFormatter(lambda value, _: f"{value:g}")
     if low > 0 and high / low < 100:
       axis.set_major_formatter(plain)
