@@ -24,6 +24,7 @@ import run_flags  # examples/run_flags.py
 
 FLAGS = flags.FLAGS
 run_flags.define_flags("runs/fsp")
+flags.adopt_module_key_flags(run_flags)
 flags.DEFINE_string("game", "river_poker(beliefs=defined)", "Game string.")
 flags.DEFINE_float("seconds", 30.0, "Training seconds (wall clock).")
 run_flags.define_count("iterations", None, "Stop after this many iterations.")
@@ -36,8 +37,11 @@ flags.DEFINE_integer("seed", 0, "Random seed.")
 
 
 def plot(curve, png):
-  evaluation.plot_curves({"FSP": curve}, png, x="training_seconds",
-                         inset_loglog=True, title=FLAGS.game)
+  """Exploitability and the best responses' quality against training time."""
+  evaluation.plot_curves(
+      {"FSP": curve}, png, metric=evaluation.curves.EVERY_METRIC,
+      x="training_seconds", inset_loglog=True, title=FLAGS.game,
+      payoff=run_flags.payoff_unit())
 
 
 def main(argv):
@@ -59,7 +63,7 @@ def main(argv):
     for _ in range(100):
       solver.iteration()
     training += time.perf_counter() - start
-    done = training >= FLAGS.seconds or (
+    done = run.stop_requested or training >= FLAGS.seconds or (
         FLAGS.iterations is not None and solver.iterations >= FLAGS.iterations)
     if training >= next_eval or done:
       next_eval = training + FLAGS.eval_seconds
@@ -72,6 +76,9 @@ def main(argv):
             f"{row['episodes']:.0f} episodes, exploitability "
             f"{row['exploitability']:.4f}, BR quality "
             f"{row['best_response_quality']:.4f}", flush=True)
+      if run.checkpoint_and_stop(solver.save, solver.iterations,
+                                 training_seconds=training):
+        break
   run.plot()
   print(run.summary())
 

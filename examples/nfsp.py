@@ -12,8 +12,11 @@ against the average policy (`--lbr_hands`); in other large games a match
 against a uniform random player. Rows go to `<output_dir>/curve.csv`
 (TensorBoard with `--tensorboard`), `curve.png` is redrawn at every
 evaluation, and
-`<output_dir>/checkpoint.npz` is written every `--checkpoint_every` episodes:
-the same command resumes from it with nothing lost (`--noresume` starts over).
+`<output_dir>/checkpoint.npz` is written every `--checkpoint_every` episodes,
+at the first evaluation after `--checkpoint_minutes`, at the end and on
+Ctrl-C (after the current chunk of games and an evaluation): the same command
+resumes from it with nothing lost (`--noresume` starts over, keeping the old
+curve as curve.csv.1).
 
   python examples/nfsp.py                      # Leduc, paper settings, 1M episodes
   python examples/nfsp.py --episodes 20000000 --output_dir runs/leduc_long
@@ -46,6 +49,7 @@ import run_flags  # examples/run_flags.py
 
 FLAGS = flags.FLAGS
 run_flags.define_flags("runs/nfsp")
+flags.adopt_module_key_flags(run_flags)
 flags.DEFINE_string("game", "nfsp_leduc", "OpenSpiel game string.")
 PRESETS = ("leduc", "lhe", "dqn", "nfsp_arm", "arm")
 flags.DEFINE_enum("preset", "leduc", PRESETS,
@@ -190,20 +194,18 @@ def _smooct(game_string):
 
 
 def plot(metric, curve, png):
-  """Draws NFSP's metric and, where logged, the diagnostics or LBR beside it
-  (in the metric's units)."""
-  columns = evaluation.read_curve(curve)[0]
-  lines = {f"{FLAGS.preset}: {metric}": (curve, metric)}
+  """Draws every metric NFSP logged, `metric` first: the other policies',
+  the diagnostics, LBR and the losses, one panel per unit."""
   labels = {"exploitability_sl_memory": "M_SL action counts",
             "br_gap_0": "best-response gap, player 0",
             "br_gap_1": "best-response gap, player 1",
             "lbr_mbb_per_hand": "local best response's winnings",
             SMOOCT_METRIC: "average policy vs SmooCT-like profile"}
-  lines.update({label: (curve, column) for column, label in labels.items()
-                if column in columns})
-  evaluation.plot_curves(lines, png, metric=metric,
-                         loglog=metric.startswith("exploitability"),
-                         title=FLAGS.game, xlabel="episodes")
+  evaluation.plot_curves(
+      {FLAGS.preset: curve}, png, metric=evaluation.curves.EVERY_METRIC,
+      loglog=metric.startswith("exploitability"), title=FLAGS.game,
+      xlabel="episodes", column_labels=labels,
+      payoff=run_flags.payoff_unit())
 
 
 def _policies(config):
@@ -328,18 +330,26 @@ def main(argv):
       before = loop.episodes
       next_eval = (before // FLAGS.eval_every + 1) * FLAGS.eval_every
       target = min(next_eval, FLAGS.episodes)
-      while loop.episodes < target:  # chunks only move the progress bar:
-        played = loop.episodes        # the same locksteps are played
+      # Chunks move the progress bar and let Ctrl-C stop between them (after
+      # one at least: a row always follows a step); the same locksteps are
+      # played either way.
+      while True:
+        played = loop.episodes
         loop.play(min(PROGRESS_EVERY, target - played))
         progress.update(loop.episodes - played)
+        if loop.episodes >= target or run.stop_requested:
+          break
       row = run.log(loop.episodes, **evaluate(game, agents, diagnostics),
                     **agents[0].losses)
       progress.set_postfix({k: f"{v:.4g}" for k, v in row.items()
                             if k not in ("step", "seconds")})
       if (loop.episodes // FLAGS.checkpoint_every >
-          before // FLAGS.checkpoint_every or loop.episodes >= FLAGS.episodes):
+          before // FLAGS.checkpoint_every or loop.episodes >= FLAGS.episodes
+          or run.checkpoint_due()):
         run.save(loop.save, loop.episodes)
       run.plot()
+      if run.checkpoint_and_stop(loop.save, loop.episodes):
+        break
   print(f"\n{'episodes':>12} {'seconds':>9} {metric}")
   for row in evaluation.read_curve(run.curve):
     print(f"{int(row['step']):>12,} {row['seconds']:>9.1f} {row[metric]:.4f}")

@@ -2,21 +2,56 @@
 
 `open_run` opens `--output_dir` through `nfsp_spiel.run_directory` (the one
 mechanism that keeps checkpoint, curve, PNG and TensorBoard consistent),
-restores its checkpoint unless `--noresume`, and says what it did; a
-checkpoint that is not this run's stops the binary with one line that names
-the way out.
+restores its checkpoint unless `--noresume`, says what it did and from then
+on turns Ctrl-C (or SIGTERM) into "checkpoint at the step just completed and
+end"; a checkpoint that is not this run's, an `--output_dir` that cannot be
+a folder or settings the algorithm refuses stop the binary with one line.
+
+A binary imports this module and adopts its flags as its own
+(`flags.adopt_module_key_flags(run_flags)`), so `--help` lists them; here
+`--help` (and `--helpfull`) exit with status 0, not absl's 1.
 """
 
 import difflib
+import os
 import sys
+import tempfile
 
+from absl import app
 from absl import flags
 import pyspiel
 
 from nfsp_spiel import checkpoints
+from nfsp_spiel import evaluation
 from nfsp_spiel import run_directory
 
 FLAGS = flags.FLAGS
+
+
+class _HelpFlag(app.HelpFlag):
+  """absl's --help, exiting 0: asking for help is not an error."""
+
+  def parse(self, arg):
+    if self._parse(arg):
+      app.usage(shorthelp=True, writeto_stdout=True)
+      print("\nTry --helpfull to get a list of all flags.")
+      sys.exit(0)
+
+
+class _HelpfullFlag(app.HelpfullFlag):
+  """absl's --helpfull, exiting 0."""
+
+  def parse(self, arg):
+    if self._parse(arg):
+      app.usage(writeto_stdout=True)
+      sys.exit(0)
+
+
+app.define_help_flags()
+for _flag in (_HelpFlag(), _HelpfullFlag()):
+  for _name in {_flag.name, _flag.short_name} - {None}:
+    delattr(FLAGS, _name)
+  flags.DEFINE_flag(_flag)
 
 
 def define_flags(default_dir, resumable=True):
@@ -31,7 +66,12 @@ def define_flags(default_dir, resumable=True):
     flags.DEFINE_bool("resume", True, "Resume from <output_dir>/"
                       "checkpoint.npz where there is one; --noresume starts a "
                       "fresh run there (replacing its checkpoint at the first "
-                      "save).")
+                      "save). A fresh run moves an earlier run's curve aside "
+                      "(curve.csv.1, ...).")
+    flags.DEFINE_float("checkpoint_minutes", 10.0, "Also checkpoint at the "
+                       "first evaluation after this many minutes since the "
+                       "last checkpoint (Ctrl-C checkpoints too).",
+                       lower_bound=0.0)
 
 
 class _CountParser(flags.IntegerParser):
@@ -68,7 +108,8 @@ def load_game(game_string):
              + " (all names: python -c 'import pyspiel, nfsp_spiel; "
              "print(pyspiel.registered_names())')")
   try:
-    return pyspiel.load_game(game_string)
+    with _quiet_stderr():  # OpenSpiel prints its error before raising it
+      return pyspiel.load_game(game_string)
   except (pyspiel.SpielError, ValueError) as error:
     hint = ("; OpenSpiel's parser reads a value of digits, + and - as a C++ "
             "int: quote such a range (range0=\"22+\") and keep integers "
@@ -76,25 +117,68 @@ def load_game(game_string):
     sys.exit(f"error: --game={game_string!r}: {error}{hint}")
 
 
+def payoff_unit():
+  """The unit of --game's payoffs, for the curve's axes."""
+  return evaluation.curves.payoff_unit(load_game(FLAGS.game))
+
+
+class _quiet_stderr:  # pylint: disable=invalid-name
+  """Holds back what C++ writes to stderr (file descriptor 2) inside the
+  block, passing it on only if the block succeeds."""
+
+  def __enter__(self):
+    sys.stderr.flush()
+    self._held = tempfile.TemporaryFile()
+    self._saved = os.dup(2)
+    os.dup2(self._held.fileno(), 2)
+
+  def __exit__(self, error_type, error, traceback):
+    os.dup2(self._saved, 2)
+    os.close(self._saved)
+    if error_type is None:
+      self._held.seek(0)
+      sys.stderr.write(self._held.read().decode(errors="replace"))
+    self._held.close()
+
+
+def open_directory(**kwargs):
+  """`RunDirectory(--output_dir, **kwargs)` with --tensorboard, or one line
+  saying why --output_dir cannot hold a run."""
+  try:
+    return run_directory.RunDirectory(FLAGS.output_dir,
+                                      tensorboard=FLAGS.tensorboard, **kwargs)
+  except OSError as error:
+    sys.exit(f"error: --output_dir={FLAGS.output_dir!r}: {error.strerror} "
+             f"({error.filename}); give a folder that exists or can be made")
+
+
 def open_run(plot, restore, fresh):
   """(RunDirectory, solver): `restore(checkpoint_path)` when resuming, else
-  `fresh()`; `plot(curve_csv, png)` draws the curve."""
+  `fresh()`; `plot(curve_csv, png)` draws the curve. The run stops at the
+  next step on Ctrl-C (`RunDirectory.catch_stop_signals`)."""
   directory = FLAGS.output_dir
-  run = run_directory.RunDirectory(directory, plot, FLAGS.resume,
-                                   FLAGS.tensorboard)
-  if run.resuming:
-    try:
-      solver = restore(run.checkpoint)
-    except checkpoints.CheckpointError as error:
-      sys.exit(f"error: {error}.\nPass --noresume to start a fresh run in "
-               f"{directory} (replacing that checkpoint), or choose another "
-               "--output_dir.")
-    print(f"resumed from {run.checkpoint}")
-  else:
-    if run.found_checkpoint:
-      print(f"--noresume: a fresh run in {directory} (its checkpoint will "
-            "be replaced)")
-    elif FLAGS.resume:
-      print(f"no checkpoint in {directory}: a fresh run")
-    solver = fresh()
+  run = open_directory(plot=plot, resume=FLAGS.resume,
+                       checkpoint_seconds=60 * FLAGS.checkpoint_minutes)
+  try:
+    if run.resuming:
+      try:
+        solver = restore(run.checkpoint)
+      except checkpoints.CheckpointError as error:
+        sys.exit(f"error: {error}.\nPass --noresume to start a fresh run in "
+                 f"{directory} (replacing that checkpoint), or choose "
+                 "another --output_dir.")
+      print(f"resumed from {run.checkpoint}")
+    else:
+      if run.found_checkpoint:
+        print(f"--noresume: a fresh run in {directory} (its checkpoint will "
+              "be replaced)")
+      elif FLAGS.resume:
+        print(f"no checkpoint in {directory}: a fresh run")
+      if run.kept_previous:
+        print("the earlier run's curve is kept as "
+              + ", ".join(os.path.basename(p) for p in run.kept_previous))
+      solver = fresh()
+  except ValueError as error:  # the algorithm refuses these settings
+    sys.exit(f"error: {error}")
+  run.catch_stop_signals()
   return run, solver

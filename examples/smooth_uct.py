@@ -34,6 +34,7 @@ import run_flags  # examples/run_flags.py
 
 FLAGS = flags.FLAGS
 run_flags.define_flags("runs/smooth_uct")
+flags.adopt_module_key_flags(run_flags)
 flags.DEFINE_string("game", "kuhn_poker", "OpenSpiel game string.")
 flags.DEFINE_enum("preset", None, ["kuhn", "leduc", "lhe", "uct_kuhn",
                                     "uct_leduc", "uct_lhe"],
@@ -63,6 +64,10 @@ PRESETS = {"kuhn": smooth_uct.SmoothUCTConfig(),
 GAME_PRESETS = {"kuhn_poker": "kuhn", "leduc_poker": "leduc",
                 "nfsp_leduc": "leduc", "nfsp_lhe": "lhe"}
 LHE_METRIC = "mbb_per_hand_vs_equity_threshold"
+# Episodes per `search.run` call: each call seeds the kernel from the
+# search's generator, so the chunks are part of a run's random stream
+# (about 0.25 s on Leduc and 1 s on Limit Hold'em between Ctrl-C checks).
+CHUNK = 1_000_000
 
 
 def preset(game):
@@ -78,9 +83,11 @@ def preset(game):
 
 
 def plot(label, metric, curve, png):
-  evaluation.plot_curves({label: curve}, png, metric=metric,
-                         loglog=metric == "exploitability", title=FLAGS.game,
-                         xlabel="episodes")
+  """Every metric logged: in Limit Hold'em the three baselines' mbb/h."""
+  evaluation.plot_curves(
+      {label: curve}, png, metric=evaluation.curves.EVERY_METRIC,
+      loglog=metric == "exploitability", title=FLAGS.game, xlabel="episodes",
+      payoff=run_flags.payoff_unit())
 
 
 def evaluate(game, search):
@@ -127,19 +134,29 @@ def main(argv):
         f"preset {name}, {search.config}")
   seconds = FLAGS.seconds if FLAGS.seconds is not None else float("inf")
   while search.episodes < FLAGS.episodes and training < seconds:
-    target = min(FLAGS.eval_every, FLAGS.episodes - search.episodes)
+    # To the next multiple of --eval_every: a run stopped between two
+    # evaluations resumes onto the same evaluation steps and chunks.
+    target = min(FLAGS.eval_every - search.episodes % FLAGS.eval_every,
+                 FLAGS.episodes - search.episodes)
     started, done = time.perf_counter(), 0
-    while done < target and training + time.perf_counter() - started < (
-        seconds):  # --seconds is checked every 10^6 episodes
-      chunk = min(1_000_000, target - done)
+    # --seconds and Ctrl-C are checked after every chunk of episodes (at
+    # least one: a row always follows a step).
+    while True:
+      chunk = min(CHUNK, target - done)
       search.run(chunk)
       done += chunk
+      if done >= target or run.stop_requested or (
+          training + time.perf_counter() - started >= seconds):
+        break
     training += time.perf_counter() - started
     row = run.log(search.episodes, training_seconds=training,
                   **evaluate(game, search))
     run.save(search.save, search.episodes, training_seconds=training)
     print(f"{row['step']:.0f} episodes, {training:.1f} s training, "
           f"{metric} {row[metric]:.4f}", flush=True)
+    if run.checkpoint_and_stop(search.save, search.episodes,
+                               training_seconds=training):
+      break
   run.plot()
   print(run.summary())
   if FLAGS.greedy_profile:

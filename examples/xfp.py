@@ -21,6 +21,7 @@ import run_flags  # examples/run_flags.py
 
 FLAGS = flags.FLAGS
 run_flags.define_flags("runs/xfp")
+flags.adopt_module_key_flags(run_flags)
 flags.DEFINE_string("game", "nfsp_leduc", "OpenSpiel game string.")
 flags.DEFINE_enum("stepsize", "xfp", xfp.STEPSIZE_RULES,
                   "xfp (eq. 4.3), hendon (unweighted) or gfp (app. B).")
@@ -38,8 +39,9 @@ run_flags.define_count("checkpoint_every", 1000, "Iterations between "
 
 
 def plot(curve, png):
-  evaluation.plot_curves({FLAGS.stepsize.upper(): curve}, png, loglog=True,
-                         title=FLAGS.game)
+  evaluation.plot_curves(
+      {FLAGS.stepsize.upper(): curve}, png, loglog=True, title=FLAGS.game,
+      payoff=run_flags.payoff_unit())
 
 
 def main(argv):
@@ -64,16 +66,18 @@ def main(argv):
     run.log(0, exploitability=solver.exploitability())
   while solver.iterations < FLAGS.iterations:
     solver.iteration()
-    out_of_time = FLAGS.seconds and run.seconds >= FLAGS.seconds
-    done = out_of_time or solver.iterations == FLAGS.iterations
+    stop = run.stop_requested or (FLAGS.seconds and
+                                  run.seconds >= FLAGS.seconds)
+    done = stop or solver.iterations == FLAGS.iterations
     if solver.iterations % FLAGS.eval_every == 0 or done:
       row = run.log(solver.iterations, exploitability=solver.exploitability())
       print(f"iteration {row['step']}, {row['seconds']:.1f} s, "
             f"exploitability {row['exploitability']:.5f}", flush=True)
-    if solver.iterations % FLAGS.checkpoint_every == 0 or done:
-      run.save(solver.save, solver.iterations)
-    if out_of_time:
-      break
+      if (solver.iterations % FLAGS.checkpoint_every == 0 or done or
+          run.checkpoint_due()):
+        run.save(solver.save, solver.iterations)
+      if stop or run.checkpoint_and_stop(solver.save, solver.iterations):
+        break
   run.plot()
   print(run.summary())
 

@@ -56,6 +56,9 @@ def write(path, header_, arrays, progress=None):
   a temporary file renamed over `path`: a run killed while writing leaves the
   previous checkpoint intact. Returns the path."""
   path = path_of(path)
+  folder = os.path.dirname(path) or os.curdir
+  if not os.path.isdir(folder):  # else numpy names the temporary file
+    raise FileNotFoundError(f"cannot save {path}: no folder {folder}")
   extra = {HEADER: json.dumps(header_)}
   if progress is not None:
     extra[PROGRESS] = json.dumps(progress)

@@ -13,12 +13,24 @@ the checkpoint stores the run's clocks. A resumed run therefore cuts the curve
 to the checkpoint's step (rows logged after it, and a row cut by the crash,
 are logged again as the run redoes them), continues the clocks from the
 checkpoint's, rebuilds the TensorBoard scalars from the cut curve and redraws
-the PNG. A fresh run (no checkpoint, or `resume=False`) starts a fresh curve.
-A temporary checkpoint left by a crash in the middle of a save is removed.
+the PNG. A fresh run (no checkpoint, or `resume=False`) starts a fresh curve;
+the files of the run that was there before are moved aside, not deleted
+(`curve.csv.1`, `curve.png.1`, `tensorboard.1`; the next free number). A
+temporary checkpoint left by a crash in the middle of a save is removed.
+
+Stopping: `catch_stop_signals` turns the first SIGINT (Ctrl-C) or SIGTERM
+into `stop_requested`, which each binary's loop reads as "log a row and
+checkpoint at the step just completed, then end"; a second signal stops at
+once (the last checkpoint stays intact). `checkpoint_due` adds a checkpoint
+every `checkpoint_seconds` of wall clock at the next logged row, so a long
+interval between step-count checkpoints never risks more than that.
 """
 
 import os
 import shutil
+import signal
+import sys
+import threading
 import time
 
 from nfsp_spiel import checkpoints
@@ -38,11 +50,13 @@ class RunDirectory:
   """
 
   def __init__(self, directory, plot=None, resume=True, tensorboard=False,
-               checkpoint=None):
+               checkpoint=None, keep_previous=True, checkpoint_seconds=None):
     """`plot(curve_csv, png)` draws the curve (None: no PNG); `resume=False`
     starts over even where a checkpoint exists (it is replaced at the first
     save); `checkpoint` puts the checkpoint elsewhere (e.g. a curve kept in
-    git, its large checkpoint outside)."""
+    git, its large checkpoint outside); `keep_previous=False` lets a fresh
+    run delete the old curve instead of moving it aside (a curve that git
+    keeps); `checkpoint_seconds`: see `checkpoint_due`."""
     self.directory = os.fspath(directory)
     os.makedirs(self.directory, exist_ok=True)
     self.checkpoint = os.fspath(checkpoint or os.path.join(self.directory,
@@ -57,12 +71,21 @@ class RunDirectory:
     self._started = time.perf_counter()  # restoring and compiling count
     self._logger = None
     self._last_step = None
+    self._checkpoint_seconds = checkpoint_seconds
+    self._last_save = self._started
+    self._saved_step = None
+    self.stop_requested = False
+    self.kept_previous = []  # where a fresh run moved the old run's files
     _remove(checkpoints.temporary_path(self.checkpoint))
     if not self.resuming:  # a fresh run starts a fresh curve
-      _remove(self.curve)
-      _remove(self.png)
-      shutil.rmtree(os.path.join(self.directory, curves.TENSORBOARD_NAME),
-                    ignore_errors=True)
+      files = (self.curve, self.png,
+               os.path.join(self.directory, curves.TENSORBOARD_NAME))
+      old = [path for path in files if os.path.exists(path)]
+      if keep_previous:
+        self.kept_previous = _move_aside(old, files)
+      else:
+        for path in old:
+          _remove(path)
 
   def open_curve(self, step):
     """Opens the curve once the checkpoint at `step` is restored (a fresh
@@ -104,8 +127,49 @@ class RunDirectory:
     if step != self._last_step:
       raise ValueError(f"checkpoint at step {step}, but the curve's last "
                        f"row is step {self._last_step}: log a row first")
-    return save(self.checkpoint,
-                progress={"step": step, "seconds": self.seconds, **clocks})
+    saved = save(self.checkpoint,
+                 progress={"step": step, "seconds": self.seconds, **clocks})
+    self._last_save = time.perf_counter()
+    self._saved_step = step
+    return saved
+
+  def checkpoint_and_stop(self, save, step, **clocks):
+    """Call right after logging the row of `step`: False while no stop is
+    requested; else checkpoints `step` (unless `save` just did) and returns
+    True, for the binary to end. A signal that comes after this call is
+    seen at the next row (binaries read `stop_requested` to make that row
+    come after the step in progress)."""
+    if not self.stop_requested:
+      return False
+    if self._saved_step != step:
+      self.save(save, step, **clocks)
+    return True
+
+  def checkpoint_due(self):
+    """Whether `checkpoint_seconds` of wall clock have passed since the last
+    checkpoint (or the start): a binary then checkpoints at its next row."""
+    return (self._checkpoint_seconds is not None and
+            time.perf_counter() - self._last_save >= self._checkpoint_seconds)
+
+  def catch_stop_signals(self):
+    """From now on the first SIGINT or SIGTERM sets `stop_requested` (the
+    binary finishes its step, logs, checkpoints and ends); a second one
+    raises KeyboardInterrupt. Only the main thread can catch signals: from
+    another, nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+      return
+    for number in (signal.SIGINT, signal.SIGTERM):
+      signal.signal(number, self._on_stop_signal)
+
+  def _on_stop_signal(self, number, frame):
+    del frame
+    if self.stop_requested:
+      raise KeyboardInterrupt
+    self.stop_requested = True
+    print(f"\n{signal.Signals(number).name}: stopping after the current step "
+          f"with a checkpoint in {self.directory} (the same command resumes "
+          "it); signal again to stop at once, losing what came after the "
+          "last checkpoint", file=sys.stderr, flush=True)
 
   def plot(self):
     """Redraws the PNG from the curve (if it has a row); returns its path."""
@@ -126,5 +190,20 @@ class RunDirectory:
 
 
 def _remove(path):
-  if os.path.exists(path):
+  if os.path.isdir(path):
+    shutil.rmtree(path)
+  elif os.path.exists(path):
     os.remove(path)
+
+
+def _move_aside(paths, files):
+  """Renames each of `paths` to `<path>.<n>` with the first n free for every
+  one of the run's `files` (so one earlier run's files share a number);
+  returns the new paths."""
+  number = 1
+  while any(os.path.exists(f"{path}.{number}") for path in files):
+    number += 1
+  moved = [f"{path}.{number}" for path in paths]
+  for path, new in zip(paths, moved):
+    os.replace(path, new)
+  return moved

@@ -216,3 +216,14 @@ def test_arrays_of_another_size_are_refused_before_anything_changes(
   with pytest.raises(checkpoints.CheckpointError, match=re.escape(
       f"{path!r} holds memory1_states of shape")):
     SOLVERS["FSP"][1](path)
+
+
+@pytest.mark.parametrize("algorithm", list(SOLVERS))
+def test_saving_into_a_missing_folder_names_the_users_path(tmp_path,
+                                                           algorithm):
+  """numpy's error named the temporary file (`...npz.tmp.npz`)."""
+  path = tmp_path / "missing" / "run.npz"
+  with pytest.raises(FileNotFoundError) as error:
+    SOLVERS[algorithm][0](str(path))
+  assert str(error.value) == (f"cannot save {path}: no folder "
+                              f"{tmp_path / 'missing'}")

@@ -197,6 +197,55 @@ def test_help_does_not_import_tensorflow(script):
   assert "--episodes" in result.stdout or "--iterations" in result.stdout
 
 
+BINARIES = ["xfp.py", "fsp.py", "smooth_uct.py", "nfsp.py", "evaluate_cfr.py"]
+
+
+def _fails(script, *flags):
+  """stderr of a run that must fail with status 1."""
+  result = subprocess.run([sys.executable, os.path.join(EXAMPLES, script),
+                           *flags], capture_output=True, text=True,
+                          timeout=300, check=False)
+  assert result.returncode == 1, (result.returncode, result.stderr[-3000:])
+  return result.stderr
+
+
+@pytest.mark.parametrize("script", BINARIES)
+def test_help_lists_every_flag_the_binary_takes(script):
+  """The shared flags of examples/run_flags.py were only under --helpfull,
+  and --help exited 1."""
+  out = _run(script, "--help")
+  for flag in ("--output_dir", "--[no]tensorboard", "--[no]resume",
+               "--checkpoint_minutes", "--game"):
+    assert flag in out, flag
+  assert "--iterations" in out or "--episodes" in out
+
+
+@pytest.mark.parametrize("script", ["xfp.py", "nfsp.py"])
+def test_an_output_dir_that_cannot_be_a_folder_is_one_line(tmp_path, script):
+  (tmp_path / "a_file").write_text("")
+  output = tmp_path / "a_file" / "run"
+  stderr = _fails(script, "--game=kuhn_poker", f"--output_dir={output}")
+  assert stderr.strip().splitlines() == [
+      f"error: --output_dir={str(output)!r}: Not a directory ({output}); "
+      "give a folder that exists or can be made"]
+
+
+def test_a_bad_game_parameter_is_said_once(tmp_path):
+  """OpenSpiel printed its error itself before raising it."""
+  stderr = _fails("xfp.py", "--game=leduc_poker(foo=1)",
+                  f"--output_dir={tmp_path}")
+  assert stderr.count("Unknown parameter 'foo'") == 1, stderr
+
+
+def test_settings_an_algorithm_refuses_are_one_line(tmp_path):
+  stderr = _fails("xfp.py", "--game=leduc_poker(players=3)",
+                  f"--output_dir={tmp_path}")
+  assert "Traceback" not in stderr
+  assert stderr.strip().splitlines()[-1].startswith(
+      "error: XFPSolver compiles two-player zero-sum games into arrays; "
+      "leduc_poker(players=3) has 3 players")
+
+
 def test_a_range_the_parser_reads_as_a_number_gets_a_hint(tmp_path):
   result = subprocess.run(
       [sys.executable, os.path.join(EXAMPLES, "xfp.py"),

@@ -163,6 +163,9 @@ def test_a_run_without_checkpoint_starts_a_fresh_curve(tmp_path, binary):
                        for k, v in row.items()) + "\n")
   out = _run(binary, output, first)
   assert "no checkpoint in" in out
+  assert "the earlier run's curve is kept as curve.csv.1" in out
+  assert _steps(evaluation.read_curve(
+      os.path.join(output, "curve.csv.1"))) == _steps(before)
   rows = _rows(output)
   assert 1 < len(rows) < len(before)
   assert _steps(rows) == _steps(before)[:len(rows)]  # one series, no repeat
@@ -195,6 +198,66 @@ def test_killed_at_a_random_moment_and_resumed(tmp_path, binary):
   rows = _rows(output)
   _assert_consistent(rows, kept, progress)
   assert rows[-1]["step"] >= progress["step"] + first
+
+
+# Ctrl-C reaches evaluate_cfr too (OpenSpiel's CFR, checkpointed through its
+# own serialisation).
+INTERRUPTIBLE = {**BINARIES, "evaluate_cfr": (
+    ["--game=kuhn_poker", "--eval_every=10", "--checkpoint_every=1000000",
+     "--match_deals=0"], "--iterations", True)}
+TARGETS["evaluate_cfr"] = (20, 40, 60)
+
+
+@pytest.mark.parametrize("binary", list(INTERRUPTIBLE))
+def test_ctrl_c_checkpoints_the_last_step_and_resumes_with_nothing_lost(
+    tmp_path, binary):
+  """SIGINT before the first scheduled checkpoint (the issue's quick start:
+  checkpoints every 10^6 episodes): the binary logs and checkpoints the step
+  it completed and exits 0; the same command resumes with every row kept,
+  and a deterministic binary's rows at the evaluation steps are those of an
+  uninterrupted run."""
+  flags, target_flag, deterministic = INTERRUPTIBLE[binary]
+  script = "nfsp" if binary.startswith("nfsp") else binary
+  first, _, third = TARGETS[binary]
+  output = str(tmp_path / binary)
+  command = [sys.executable, os.path.join(EXAMPLES, f"{script}.py"), *flags,
+             f"--output_dir={output}"]
+  checkpoint_every = (["--checkpoint_every=100000000"] if "--checkpoint_every"
+                      in " ".join(flags) else [])
+  process = subprocess.Popen(
+      command + checkpoint_every + [f"{target_flag}={1000 * third}"],
+      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+  deadline = time.time() + 180
+  while time.time() < deadline and (
+      not os.path.exists(os.path.join(output, "curve.csv")) or
+      len(_rows(output)) < 2):
+    time.sleep(0.05)
+  process.send_signal(signal.SIGINT)
+  out, err = process.communicate(timeout=180)
+  assert process.returncode == 0, err[-3000:]
+  assert "SIGINT: stopping after the current step" in err
+  kept = _rows(output)
+  progress = checkpoints.read_progress(os.path.join(output, "checkpoint.npz"))
+  assert progress["step"] == kept[-1]["step"] < 1000 * third
+  resumed = subprocess.run(command + checkpoint_every + [
+      f"{target_flag}={progress['step'] + first}"], capture_output=True,
+                           text=True, timeout=300, check=False)
+  assert resumed.returncode == 0, resumed.stderr[-3000:]
+  assert "resumed from" in resumed.stdout
+  rows = _rows(output)
+  _assert_consistent(rows, kept, progress)
+  if deterministic and binary != "fsp":  # FSP evaluates on a clock
+    target = f"{target_flag}={rows[-1]['step']}"
+    subprocess.run(command + checkpoint_every + [target, "--noresume"],
+                   capture_output=True, text=True, timeout=300, check=True)
+    uninterrupted = {row["step"]: row for row in _rows(output)}
+    # Clocks differ, and evaluate_cfr's average_change is the distance to
+    # the previous row's average: the row Ctrl-C added is the previous one.
+    same = lambda row: {k: v for k, v in row.items()  # noqa: E731
+                        if "seconds" not in k and k != "average_change"}
+    for row in rows:
+      if row["step"] in uninterrupted:
+        assert same(row) == same(uninterrupted[row["step"]]), row["step"]
 
 
 def _tensorboard_steps(output):
@@ -250,18 +313,69 @@ def test_resume_continues_the_checkpoints_clock(tmp_path):
   assert resumed.log(20, exploitability=0.25)["seconds"] >= 100.0
 
 
-def test_fresh_run_clears_the_old_curve_and_tensorboard(tmp_path):
-  run = run_directory.RunDirectory(tmp_path, lambda c, p: None,
+def _old_run(directory):
+  """A run's curve, PNG and TensorBoard scalars, without a checkpoint."""
+  run = run_directory.RunDirectory(directory, lambda c, p: None,
                                    tensorboard=True)
   run.open_curve(0)
   run.log(1, exploitability=0.5)
   with open(run.png, "w") as f:
     f.write("old plot")
+  return run
+
+
+def test_fresh_run_moves_the_old_curve_aside(tmp_path):
+  """Nothing of an earlier run is deleted: its files get the first number
+  free for all three, so each earlier run's files share one."""
+  old = _old_run(tmp_path)
+  rows = _rows(str(tmp_path))
+  os.remove(old.png)  # the second run has no PNG: curve.png.2 stays free
+  with open(f"{old.png}.1", "w") as f:
+    f.write("a run before that")
   fresh = run_directory.RunDirectory(tmp_path, lambda c, p: None,
                                      tensorboard=True)
   assert not fresh.resuming
   assert not os.path.exists(fresh.curve) and not os.path.exists(fresh.png)
   assert not os.path.exists(tmp_path / "tensorboard")
+  assert fresh.kept_previous == [f"{fresh.curve}.2",
+                                 str(tmp_path / "tensorboard.2")]
+  assert evaluation.read_curve(f"{fresh.curve}.2") == rows
+  assert open(f"{fresh.png}.1").read() == "a run before that"
+
+
+def test_a_fresh_run_may_delete_a_curve_git_keeps(tmp_path):
+  _old_run(tmp_path)
+  fresh = run_directory.RunDirectory(tmp_path, lambda c, p: None,
+                                     keep_previous=False)
+  assert fresh.kept_previous == [] and sorted(os.listdir(tmp_path)) == []
+
+
+def test_checkpoint_due_after_its_wall_clock_interval(tmp_path):
+  never = run_directory.RunDirectory(tmp_path / "never")
+  assert not never.checkpoint_due()
+  run = run_directory.RunDirectory(tmp_path / "run", checkpoint_seconds=0.2)
+  run.open_curve(0)
+  assert not run.checkpoint_due()
+  time.sleep(0.25)
+  assert run.checkpoint_due()
+  run.log(1, exploitability=0.5)
+  run.save(_saver({}), 1)
+  assert not run.checkpoint_due()  # the interval counts from the last save
+
+
+def test_the_first_stop_signal_requests_a_stop_the_second_interrupts(
+    tmp_path):
+  run = run_directory.RunDirectory(tmp_path)
+  previous = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
+  try:
+    run.catch_stop_signals()
+    os.kill(os.getpid(), signal.SIGTERM)
+    assert run.stop_requested
+    with pytest.raises(KeyboardInterrupt):
+      os.kill(os.getpid(), signal.SIGINT)
+  finally:
+    signal.signal(signal.SIGINT, previous[0])
+    signal.signal(signal.SIGTERM, previous[1])
 
 
 def test_tensorboard_is_rebuilt_from_the_curve(tmp_path):

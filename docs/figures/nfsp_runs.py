@@ -56,7 +56,8 @@ def train(figure, run, changes, episodes, seed, points=40,
   folder = run_directory.RunDirectory(
       os.path.join(figure_runs.HERE, "data", figure, run),
       checkpoint=os.path.join(ROOT, "runs", "figures", figure, run,
-                              "checkpoint.npz"))
+                              "checkpoint.npz"),
+      keep_previous=False)  # git keeps the curve a fresh run replaces
   if folder.resuming:
     driver.restore(folder.checkpoint)
   folder.open_curve(driver.episodes)
