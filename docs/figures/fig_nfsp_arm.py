@@ -97,8 +97,10 @@ def plot(game, seeds, metric="exploitability"):
   `metric`: exploitability (figs. 3-5), or a seat's reward against a random
   player (figs. 6-7)."""
   import matplotlib  # pylint: disable=g-import-not-at-top
+  import matplotlib.ticker  # pylint: disable=g-import-not-at-top
   matplotlib.use("Agg")
   import matplotlib.pyplot as plt  # pylint: disable=g-import-not-at-top
+  import pyspiel  # pylint: disable=g-import-not-at-top
   from nfsp_spiel import evaluation  # pylint: disable=g-import-not-at-top
   runs = {}
   for algorithm in ALGORITHMS:
@@ -126,19 +128,27 @@ def plot(game, seeds, metric="exploitability"):
     axes.plot(steps, mean, color=colour,
               label=f"{LABELS[algorithm]} (mean of {len(curves)} seeds)")
   axes.set_xscale("log")
+  # Ticks at 1, 2 and 5 per decade, read as 20k, 1M: a run of a few
+  # hundred thousand episodes spans less than a decade.
+  axes.xaxis.set_major_locator(matplotlib.ticker.LogLocator(subs=(1, 2, 5)))
+  axes.xaxis.set_major_formatter(matplotlib.ticker.EngFormatter(sep=""))
+  axes.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
   axes.set_xlabel("episodes")
+  unit = evaluation.curves.payoff_unit(pyspiel.load_game(game))
   if metric in SEAT_FIGURES:
     number, seat = SEAT_FIGURES[metric]
-    axes.set_ylabel(f"reward against a random player, as the {seat}")
+    axes.set_ylabel(f"reward against a random player, as the {seat} "
+                    f"({unit})")
     axes.set_title(f"NFSP, NFSP-ARM and ARM on {game}, {seat} "
                    f"({number})")
     name = f"fig_nfsp_arm_{game}_{number}"
   else:
     axes.set_yscale("log")
-    axes.set_ylabel("exploitability")
+    axes.set_ylabel(f"exploitability ({unit})")
     axes.set_title(f"NFSP, NFSP-ARM and ARM on {game} (seeds thin, mean thick)")
     name = f"fig_nfsp_arm_{game}"
-  axes.legend(fontsize=7)
+  # Below the axes: the curves end in every corner.
+  axes.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.14))
   axes.grid(True, which="both", alpha=0.3)
   path = os.path.join(figure_runs.HERE, f"{name}.png")
   figure.savefig(path, dpi=120, bbox_inches="tight")
