@@ -184,7 +184,7 @@ def test_nfsp_arm_learns_kuhn():
   assert evaluation.exploitability(game, policy.to_tabular()) < 0.2
 
 
-def test_checkpoint_resumes_exactly():
+def test_checkpoint_resumes_exactly(tmp_path):
   game = pyspiel.load_game("leduc_poker")
 
   def fresh():
@@ -193,7 +193,7 @@ def test_checkpoint_resumes_exactly():
 
   agents, loop = fresh()
   loop.play(700)
-  path = loop.save("/tmp/test_arm_checkpoint.npz")
+  path = loop.save(str(tmp_path / "checkpoint.npz"))
   loop.play(700)
   again, resumed = fresh()
   resumed.restore(path)

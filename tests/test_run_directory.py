@@ -208,7 +208,12 @@ INTERRUPTIBLE = {**BINARIES, "evaluate_cfr": (
 TARGETS["evaluate_cfr"] = (20, 40, 60)
 
 
-@pytest.mark.parametrize("binary", list(INTERRUPTIBLE))
+# NFSP's RL-environment and Ray drivers stop through the same loop of
+# examples/nfsp.py as its batched driver: they run with `pytest -m slow`.
+@pytest.mark.parametrize("binary", [
+    pytest.param(b, marks=pytest.mark.slow)
+    if b in ("nfsp_rl_environment", "nfsp_actors") else b
+    for b in INTERRUPTIBLE])
 def test_ctrl_c_checkpoints_the_last_step_and_resumes_with_nothing_lost(
     tmp_path, binary):
   """SIGINT before the first scheduled checkpoint (the issue's quick start:
