@@ -44,7 +44,6 @@ import json
 import math
 
 import numpy as np
-import pyspiel
 from open_spiel.python import policy as policy_lib
 from open_spiel.python import rl_agent
 
@@ -63,6 +62,10 @@ from nfsp_spiel.nfsp_config import EPSILON_SCHEDULES  # noqa: F401
 from nfsp_spiel.nfsp_config import NFSPConfig
 from nfsp_spiel.nfsp_config import POLICIES
 from nfsp_spiel.nfsp_config import SL_MEMORIES  # noqa: F401
+# What the networks read from a game, part of this module's interface.
+from nfsp_spiel.game_tensors import information_state_size
+from nfsp_spiel.game_tensors import reads_observations
+from nfsp_spiel.game_tensors import state_tensor
 
 # The dtype of M_SL's [state, action] rows as the learning call reads them.
 _SL_DTYPES = {"float32": "float32", "uint8": "uint8", "bits": "float32"}
@@ -704,42 +707,6 @@ def _compile_learning(plans):
 
   return tf.function(learn, input_signature=specs,
                      jit_compile=True).get_concrete_function()
-
-
-def reads_observations(game):
-  """Whether the agents read `game`'s observation tensor: in a perfect-
-  information game without information-state tensors (Tic-Tac-Toe) the
-  observation is the state (OpenSpiel's `rl_environment` reads it there
-  too); any other game must provide information-state tensors."""
-  game_type = game.get_type()
-  if game_type.provides_information_state_tensor:
-    return False
-  if (game_type.information == pyspiel.GameType.Information.PERFECT_INFORMATION
-      and game_type.provides_observation_tensor):
-    return True
-  raise ValueError(
-      f"{game} provides no information-state tensors"
-      + ("" if game_type.information ==
-         pyspiel.GameType.Information.PERFECT_INFORMATION else
-         " and, having imperfect information, its observations are not "
-         "states") + ": NFSP's networks read information-state tensors (or "
-      "a perfect-information game's observation tensors)")
-
-
-def information_state_size(game):
-  """The size of the tensors the agents read (`reads_observations`), or a
-  clear error."""
-  if reads_observations(game):
-    return game.observation_tensor_size()
-  return game.information_state_tensor_size()
-
-
-def state_tensor(state, player, observation):
-  """`player`'s information-state tensor at `state`, or its observation
-  tensor where `observation` (`reads_observations(game)`)."""
-  if observation:
-    return state.observation_tensor(player)
-  return state.information_state_tensor(player)
 
 
 def agents_for(game, config=None, seed=0):
