@@ -5,9 +5,52 @@ Importing this package registers its games with pyspiel, so that
 `pyspiel.load_game("nfsp_lhe")` work in any OpenSpiel experiment afterwards.
 """
 
+import importlib
+import importlib.abc
 import importlib.util
 import os
 import sys
+
+# Modules that moved when the package was laid out in layers (issue 27):
+# their old names keep working, as the same module objects.
+MOVED_MODULES = {
+    "nfsp_spiel.arm": "nfsp_spiel.nfsp.arm",
+    "nfsp_spiel.distributed": "nfsp_spiel.nfsp.distributed",
+    "nfsp_spiel.dqn": "nfsp_spiel.nfsp.dqn",
+    "nfsp_spiel.game_tensors": "nfsp_spiel.nfsp.game_tensors",
+    "nfsp_spiel.networks": "nfsp_spiel.nfsp.networks",
+    "nfsp_spiel.nfsp_config": "nfsp_spiel.nfsp.config",
+    "nfsp_spiel.openspiel_nfsp": "nfsp_spiel.nfsp.openspiel_nfsp",
+    "nfsp_spiel.openspiel_nfsp_tf1": "nfsp_spiel.nfsp.openspiel_nfsp_tf1",
+    "nfsp_spiel.replay_memory": "nfsp_spiel.nfsp.replay_memory",
+    "nfsp_spiel.selfplay": "nfsp_spiel.nfsp.selfplay",
+}
+
+
+class _MovedModuleFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+  """Imports a module's old name (`MOVED_MODULES`) as its new module: both
+  names then hold the same object, so that classes, exceptions and module
+  state are shared, not copied."""
+
+  def find_spec(self, name, path=None, target=None):
+    del path, target
+    if name not in MOVED_MODULES:
+      return None
+    return importlib.util.spec_from_loader(name, self)
+
+  def create_module(self, spec):
+    module = importlib.import_module(MOVED_MODULES[spec.name])
+    spec.loader_state = module.__spec__
+    return module
+
+  def exec_module(self, module):
+    # The import system stamped the old name's spec on the module: give it
+    # back its own.
+    module.__spec__ = module.__spec__.loader_state
+
+
+if not any(isinstance(f, _MovedModuleFinder) for f in sys.meta_path):
+  sys.meta_path.insert(0, _MovedModuleFinder())
 
 
 def _games_from_the_clone():

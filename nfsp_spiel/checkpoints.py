@@ -68,7 +68,7 @@ def write(path, header_, arrays, progress=None):
   return path
 
 
-def read(path, expected, ignore=(), defaults=None):
+def read(path, expected, ignore=(), defaults=None, upgrade=None):
   """All arrays of the checkpoint at `path`, after checking that its header
   matches `expected` (config fields in `ignore` may differ, e.g. a device).
 
@@ -78,7 +78,7 @@ def read(path, expected, ignore=(), defaults=None):
   path = path_of(path)
   with _open(path) as data:
     found = _header(data, path)
-    check(path, found, expected, ignore, defaults)
+    check(path, found, expected, ignore, defaults, upgrade)
     try:
       return {name: data[name] for name in data.files
               if name not in (HEADER, PROGRESS)}
@@ -159,10 +159,12 @@ def _header(data, path):
                         f"the arrays {sorted(data.files)[:8]}")
 
 
-def check(path, found, expected, ignore=(), defaults=None):
+def check(path, found, expected, ignore=(), defaults=None, upgrade=None):
   """Raises CheckpointError naming what differs between the header `found`
   in `path` and the `expected` one (config fields in `ignore` may differ;
-  fields absent from `found` count with their `defaults` where given)."""
+  fields absent from `found` count with their `defaults` where given; a
+  config an earlier version wrote in another form passes through
+  `upgrade(config) -> config` first)."""
   if (found["algorithm"], found["game"]) != (expected["algorithm"],
                                              expected["game"]):
     raise CheckpointError(f"{path!r} holds {describe(found)}, not "
@@ -174,6 +176,8 @@ def check(path, found, expected, ignore=(), defaults=None):
   if found.get("headerless"):  # it kept the algorithm's config only
     ignore = (*ignore, *(set(expected["config"]) - set(found["config"])))
   saved, ours = found["config"], expected["config"]
+  if upgrade:
+    saved = upgrade(saved)
   if defaults:
     saved = {**header(None, None, defaults)["config"], **saved}
   differing = sorted(key for key in set(saved) | set(ours)

@@ -15,69 +15,63 @@ is taken over the legal actions of s' only
 thesis' modified environment of sec. 6.5).
 
 M_RL, a circular buffer of transitions, belongs to the learner. `DQN` is
-one of NFSP's best-response learners (`nfsp_spiel.arm` is the other); the
-NFSP agent reaches it only through the interface below, shared by both:
-
-* `add(records)`: completed transitions, rows of `record_columns(...)`;
-* `learning_batches(calls)` / `learning_specs(calls)`: the numpy inputs of
-  `calls` learning calls (empty while M_RL holds fewer than
-  `min_memory_to_learn` records) and their TensorSpecs;
-* `learn(*batches)`: graph code, run inside the agent's compiled learning
-  call (which fuses both agents' learners and average networks); returns
-  the loss; `acting_variables()` are the weights it then hands back, and
-  `set_acting_weights` takes them into `weights`, the numpy mirror acting
-  reads;
-* `behaviour_probabilities(states, legal, epsilon)`: the training policy
-  (eq. 6.2's epsilon-greedy), `policy_probabilities(states, legal)`: the
-  learned best response played in evaluation (greedy);
-* `needs_games`: whether a record must end with its game's number;
-* `networks()`, `memory_arrays()`, `state_arrays()` and their loaders,
-  `updates`, `record_size`: what checkpoints hold.
+one of NFSP's best-response learners (`nfsp_spiel.nfsp.arm` is the other),
+configured by `config.DQNConfig` and reached by the agent only through
+`nfsp_spiel.nfsp.learner.BestResponseLearner`. Its exploration schedule
+(eq. 6.2's epsilon over the agent's steps) is its own: `epsilon(steps)`.
 """
+
+import math
 
 import numpy as np
 
-from nfsp_spiel import networks
-from nfsp_spiel import replay_memory
+from nfsp_spiel.nfsp import networks
+from nfsp_spiel.nfsp import replay_memory
+from nfsp_spiel.nfsp import transitions
 from nfsp_spiel.quiet_tensorflow import tf
 
 # Added to illegal actions' values before a max (finite, so that 0 * it = 0).
 _ILLEGAL = -1e9
 
 
-def record_columns(state_size, num_actions):
-  """Column ranges of an M_RL record [s, a, r, s', legal(s'), done]: one
-  float32 row per transition, so that adding and sampling a batch is a
-  single indexing operation."""
-  size, actions = state_size, num_actions
-  return {"state": (0, size), "action": (size, size + 1),
-          "reward": (size + 1, size + 2),
-          "next_state": (size + 2, 2 * size + 2),
-          "next_legal": (2 * size + 2, 2 * size + 2 + actions),
-          "done": (2 * size + 2 + actions, 2 * size + 3 + actions)}
+def epsilon(settings, learn_every, steps):
+  """Eq. 6.2's exploration after `steps` of the agent's steps under
+  `settings` (a `DQNConfig`), at iteration steps / learn_every."""
+  iteration = steps / learn_every
+  start, end = settings.epsilon_start, settings.epsilon_end
+  progress = min(steps, settings.epsilon_decay_steps) / (
+      settings.epsilon_decay_steps)
+  if settings.epsilon_schedule == "polynomial":
+    return start / (1.0 + settings.epsilon_decay * np.sqrt(iteration))
+  if settings.epsilon_schedule == "linear":
+    return start + (end - start) * progress
+  if settings.epsilon_schedule == "exponential":
+    return end + (start - end) * math.exp(-progress)
+  return start / np.sqrt(1.0 + iteration)
 
 
 class DQN:
   """A Q-network (with a target network unless `target_refit_every` is 0),
-  trained by plain SGD on samples of M_RL; see the module docstring."""
-
-  needs_games = False  # transitions need not say which game they came from
+  trained by plain SGD on samples of M_RL; see the module docstring.
+  `config` is the agent's `NFSPConfig` (its `best_response` a `DQNConfig`)."""
 
   def __init__(self, state_size, num_actions, config, rng):
     hidden, init = config.hidden_layers, config.init
+    settings = config.best_response
     self.config = config
+    self.settings = settings
     self.q_network = networks.MLP(state_size, hidden, num_actions, rng,
                                   name="q_network", init=init)
     self.target_network = None  # bootstrap from the Q-network itself
-    if config.target_refit_every:
+    if settings.target_refit_every:
       self.target_network = networks.MLP(state_size, hidden, num_actions, rng,
                                          name="target_network", init=init)
       self.target_network.assign(self.q_network.numpy_weights())
-    self.learning_rate = config.rl_learning_rate
-    self.target_refit_every = config.target_refit_every
+    self.learning_rate = settings.learning_rate
+    self.target_refit_every = settings.target_refit_every
     self.updates = tf.Variable(0, dtype=tf.int64, name="updates")
     self.weights = self.q_network.numpy_weights()
-    self.columns = record_columns(state_size, num_actions)
+    self.columns = transitions.record_columns(state_size, num_actions)
     self.record_size = 2 * state_size + 3 + num_actions
     # memory_dtype "bits": states, legal masks and done flags one bit each.
     self._packed = (replay_memory.BitRows(self.record_size, np.concatenate([
@@ -85,11 +79,14 @@ class DQN:
         ("state", "next_state", "next_legal", "done")]))
                     if config.memory_dtype == "bits" else None)
     self.memory = replay_memory.CircularBuffer(
-        config.rl_memory_capacity,
+        settings.memory_capacity,
         {"record": ((self._packed.packed_width,), np.uint8) if self._packed
          else ((self.record_size,), np.float32)}, rng)
 
   # ---- learning ----
+
+  def record_fields(self):
+    return transitions.DQN_FIELDS
 
   def add(self, records):
     self.memory.add_batch(record=self._packed.pack(records) if self._packed
@@ -160,8 +157,12 @@ class DQN:
   def q_values(self, states):
     return networks.forward(self.weights, states)
 
-  def behaviour_probabilities(self, states, legal, epsilon):
-    return epsilon_greedy(self.q_values(states), legal, epsilon)
+  def epsilon(self, steps):
+    """The exploration after `steps` of the agent's steps."""
+    return epsilon(self.settings, self.config.learn_every, steps)
+
+  def behaviour_probabilities(self, states, legal, steps):
+    return epsilon_greedy(self.q_values(states), legal, self.epsilon(steps))
 
   def policy_probabilities(self, states, legal):
     return epsilon_greedy(self.q_values(states), legal, 0.0)

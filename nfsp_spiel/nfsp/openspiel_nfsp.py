@@ -99,21 +99,22 @@ def openspiel_config(hidden_layers_sizes, reservoir_buffer_capacity,
                        f"{why}; allowed: {allowed}")
   if isinstance(hidden_layers_sizes, int):  # as OpenSpiel's DQN reads it
     hidden_layers_sizes = (hidden_layers_sizes,)
-  return nfsp.NFSPConfig(
-      hidden_layers=tuple(hidden_layers_sizes),
-      rl_memory_capacity=int(settings["replay_buffer_capacity"]),
-      sl_memory_capacity=int(reservoir_buffer_capacity),
-      sl_memory="reservoir", anticipatory=float(anticipatory_param),
-      batch_size=batch_size, rl_learning_rate=2 * rl_learning_rate,
-      sl_learning_rate=sl_learning_rate,
-      min_memory_to_learn=max(min_buffer_size_to_learn, batch_size),
-      learn_every=learn_every, updates_per_learn=1,
+  dqn = nfsp.DQNConfig(
+      learning_rate=2 * rl_learning_rate,
+      memory_capacity=int(settings["replay_buffer_capacity"]),
       target_refit_every=max(
           1, int(settings["update_target_network_every"]) // learn_every),
       epsilon_start=float(settings["epsilon_start"]),
       epsilon_end=float(settings["epsilon_end"]),
       epsilon_decay_steps=int(settings["epsilon_decay_duration"]),
-      epsilon_schedule=_SCHEDULES[settings["epsilon_decay_schedule_str"]],
+      epsilon_schedule=_SCHEDULES[settings["epsilon_decay_schedule_str"]])
+  return nfsp.NFSPConfig(
+      best_response=dqn, hidden_layers=tuple(hidden_layers_sizes),
+      sl_memory_capacity=int(reservoir_buffer_capacity),
+      sl_memory="reservoir", anticipatory=float(anticipatory_param),
+      batch_size=batch_size, sl_learning_rate=sl_learning_rate,
+      min_memory_to_learn=max(min_buffer_size_to_learn, batch_size),
+      learn_every=learn_every, updates_per_learn=1,
       reward_scale=1.0, device=_device(settings["device"]))
 
 

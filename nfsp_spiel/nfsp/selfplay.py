@@ -8,7 +8,8 @@ learning schedule (every `learn_every` of the agent's own steps), the
 per-episode choice of policy and the memories are the same, only the acting
 weights may lag by one lockstep (at most `num_games` steps): the learning
 calls that fall due in a lockstep are made at its end, all agents' in one
-compiled call (`nfsp.learn_together`).
+compiled call (`nfsp_spiel.nfsp.fused_learning`). Moves become transitions
+through `nfsp_spiel.nfsp.transitions.PendingMoves`, one per player.
 
 The games are held by `nfsp_spiel.batched_games`: a compiled tree for a
 game small enough to enumerate, pyspiel states otherwise.
@@ -21,7 +22,10 @@ import json
 
 import numpy as np
 
-from nfsp_spiel import nfsp as nfsp_lib
+from nfsp_spiel.nfsp import checkpoint
+from nfsp_spiel.nfsp import fused_learning
+from nfsp_spiel.nfsp import transitions
+from nfsp_spiel.nfsp.game_tensors import information_state_size
 # The games' part of the driver's interface (`selfplay.TreeGames`, ...).
 from nfsp_spiel.batched_games import BACKENDS  # noqa: F401
 from nfsp_spiel.batched_games import StateGames  # noqa: F401
@@ -40,7 +44,7 @@ class SelfPlay:
     if len(agents) != game.num_players():
       raise ValueError(f"{len(agents)} agents for a {game.num_players()}-"
                        "player game")
-    size = nfsp_lib.information_state_size(game)
+    size = information_state_size(game)
     for agent in agents:
       if agent.state_size != size:
         raise ValueError(f"agent {agent.player_id} has state_size="
@@ -54,11 +58,11 @@ class SelfPlay:
     self._seed = seed
     self._rng = np.random.default_rng(seed)
     self.games = make_games(game, num_games, self._rng, backend)
-    players = game.num_players()
     self.num_games = num_games
-    self._pending_state = np.zeros((num_games, players, size), np.float32)
-    self._pending_action = np.zeros((num_games, players), np.int64)
-    self._has_pending = np.zeros((num_games, players), bool)
+    self._moves = [transitions.PendingMoves(
+        num_games, size, game.num_distinct_actions(),
+        agent.observe_transitions) for agent in agents]
+    self._learning = fused_learning.FusedLearning()
     self._best_response = np.stack(
         [agent.begin_episodes(num_games) for agent in agents], axis=1)
     self.episodes = 0
@@ -81,42 +85,25 @@ class SelfPlay:
       if not games.size:
         continue
       states, legal = self.games.tensors_and_legal(games, p)
-      waiting = self._has_pending[games, p]
-      if waiting.any():
-        previous = games[waiting]
-        agent.observe_transitions(
-            self._pending_state[previous, p], self._pending_action[previous, p],
-            np.zeros(len(previous)), states[waiting], legal[waiting],
-            np.zeros(len(previous)), games=previous)
       best_response = self._best_response[games, p]
       actions, _ = agent.act(states, legal, best_response)
+      self._moves[p].moved(games, states, legal, actions)
       due[p] = agent.record_steps(states, actions, best_response, learn=False)
-      self._pending_state[games, p] = states
-      self._pending_action[games, p] = actions
-      self._has_pending[games, p] = True
       self.games.apply(games, actions)
     # Before the episodes' ends reach the agents: with one game, a lockstep
     # is one agent's step, and this is where its own `step` learns.
     if self._learn:
-      nfsp_lib.learn_together(self.agents, due)
+      self._learning.learn(self.agents, due)
     finished = np.flatnonzero(self.games.current_player() == TERMINAL)
     if finished.size:
       self._finish(finished)
 
   def _finish(self, games):
     returns = self.games.final_returns(games)
-    zeros_state = np.zeros((len(games), self._pending_state.shape[2]))
-    zeros_legal = np.zeros((len(games), self.game.num_distinct_actions()))
     for p, agent in enumerate(self.agents):
-      waiting = self._has_pending[games, p]
-      previous = games[waiting]
-      agent.observe_transitions(
-          self._pending_state[previous, p], self._pending_action[previous, p],
-          returns[waiting, p], zeros_state[waiting], zeros_legal[waiting],
-          np.ones(len(previous)), games=previous)
+      self._moves[p].ended(games, returns[:, p])
       self._best_response[games, p] = agent.begin_episodes(len(games))
-      agent.episodes += len(games)
-    self._has_pending[games] = False
+      agent.count_episodes(len(games))
     self.episodes += len(games)
     self.games.restart(games)
 
@@ -133,26 +120,27 @@ class SelfPlay:
     training run's `progress` (`run_directory`)."""
     arrays = {"episodes": np.array(self.episodes),
               "rng": json.dumps(self._rng.bit_generator.state),
-              "pending_state": self._pending_state,
-              "pending_action": self._pending_action,
-              "has_pending": self._has_pending,
+              "pending_state": np.stack([m.state for m in self._moves], 1),
+              "pending_action": np.stack([m.action for m in self._moves], 1),
+              "has_pending": np.stack([m.waiting for m in self._moves], 1),
               "best_response": self._best_response}
     for key, value in self.games.state().items():
       arrays[f"games/{key}"] = value
-    return nfsp_lib.save_agents(path, self.game, self.agents, progress,
-                                self._settings(), **arrays)
+    return checkpoint.save_agents(path, self.game, self.agents, progress,
+                                  self._settings(), **arrays)
 
   def restore(self, path):
     """Continues exactly where `save` stopped: a resumed run takes the same
     steps as one that was never interrupted. A checkpoint of another game,
     configuration or driver raises `checkpoints.CheckpointError`."""
-    data = nfsp_lib.restore_agents(path, self.game, self.agents,
-                                   self._settings())
+    data = checkpoint.restore_agents(path, self.game, self.agents,
+                                     self._settings())
     self.games.load_state({k[len("games/"):]: v for k, v in data.items()
                            if k.startswith("games/")})
     self.episodes = int(data["episodes"])
     self._rng.bit_generator.state = json.loads(str(data["rng"]))
-    self._pending_state[:] = data["pending_state"]
-    self._pending_action[:] = data["pending_action"]
-    self._has_pending[:] = data["has_pending"]
+    for p, moves in enumerate(self._moves):
+      moves.state[:] = data["pending_state"][:, p]
+      moves.action[:] = data["pending_action"][:, p]
+      moves.waiting[:] = data["has_pending"][:, p]
     self._best_response[:] = data["best_response"]

@@ -1,6 +1,6 @@
 """NFSP self-play on a Ray cluster: actors play, one learner trains.
 
-NFSP (Heinrich & Silver 2016, `nfsp_spiel.nfsp`) split along the actor /
+NFSP (Heinrich & Silver 2016, `nfsp_spiel.nfsp.agent`) split along the actor /
 learner seam of Acme and of PokerRL's distributed NFSP, on Ray
 (https://docs.ray.io): `ray.init()` starts a local cluster, an address
 joins one started with Ray's own `ray start`.
@@ -16,7 +16,7 @@ joins one started with Ray's own `ray start`.
   with their memories and networks. `receive` adds a chunk of records
   (`NFSP.add_records`) and makes the learning calls its steps made due: one
   per `learn_every` of a player's steps, the paper's ratio of SGD updates to
-  game steps, all players' in one compiled call (`nfsp.learn_together`);
+  game steps, all players' in one compiled call (`FusedLearning`);
   then it publishes the acting weights (`ray.put`, once per new version).
 * `DistributedSelfPlay`: the driver's loop, with `SelfPlay`'s interface
   (`play`, `episodes`, `save`, `restore`, `agents`), so that
@@ -51,8 +51,11 @@ import numpy as np
 import pyspiel
 
 from nfsp_spiel import checks
-from nfsp_spiel import nfsp as nfsp_lib
-from nfsp_spiel import selfplay
+from nfsp_spiel.nfsp import agent as agent_lib
+from nfsp_spiel.nfsp import checkpoint
+from nfsp_spiel.nfsp import fused_learning
+from nfsp_spiel.nfsp import policy
+from nfsp_spiel.nfsp import selfplay
 
 INSTALL_HINT = ("nfsp_spiel.distributed needs Ray: pip install "
                 "'nfsp_spiel[distributed]'")
@@ -122,7 +125,7 @@ _MOST_CALLS = 8  # fused learning calls per compiled call
 
 
 def _call_groups(due):
-  """Splits each agent's due learning calls into `learn_together` groups of
+  """Splits each agent's due learning calls into `FusedLearning` groups of
   a power of two (up to `_MOST_CALLS`) calls, the same for every agent
   with calls left: it compiles a function per group shape, and a chunk's
   counts vary, so that few shapes ever compile."""
@@ -139,7 +142,8 @@ class Learner:
 
   def __init__(self, game_name, config, seed):
     self.game = _load_game(game_name)
-    self.agents = nfsp_lib.agents_for(self.game, config, seed)
+    self.agents = agent_lib.agents_for(self.game, config, seed)
+    self._learning = fused_learning.FusedLearning()
     self.episodes = 0
     self._published = (None, None)  # (version, weights' object reference)
     self._game_bases = {}  # (actor, start) -> its games' first number
@@ -166,15 +170,12 @@ class Learner:
     base = self._game_base(chunk["actor"], chunk["games"])
     due = []
     for agent, (rl, sl, steps) in zip(self.agents, chunk["records"]):
-      if agent.best_response_learner.needs_games:
-        rl = rl.copy()  # Ray's arrays are read-only views of its store
-        rl[:, -1] += base
-      due.append(agent.add_records(rl, sl, steps))
+      due.append(agent.add_records(rl, sl, steps, first_game=base))
     for agent in self.agents:
-      agent.episodes += chunk["episodes"]
+      agent.count_episodes(chunk["episodes"])
     self.episodes += chunk["episodes"]
     for calls in _call_groups(due):
-      nfsp_lib.learn_together(self.agents, calls)
+      self._learning.learn(self.agents, calls)
     publication = self.publication()
     self.busy_seconds += time.perf_counter() - started
     return publication
@@ -200,8 +201,9 @@ class Learner:
             "episodes": self.episodes, "busy_seconds": self.busy_seconds}
 
   def diagnostics(self):
-    """`nfsp.diagnostics` (it reads M_SL, which only the learner holds)."""
-    return nfsp_lib.diagnostics(self.game, self.agents)
+    """`policy.diagnostics` (it reads M_SL, which only the learner
+    holds)."""
+    return policy.diagnostics(self.game, self.agents)
 
   def checkpoint_arrays(self):
     return self.episodes, [agent.checkpoint_arrays() for agent in self.agents]
@@ -213,9 +215,7 @@ class Learner:
     self._published = (None, None)
     # Games in flight at the save are gone: new starts number theirs after.
     self._game_bases = {}
-    self._next_game = max([0] + [
-        int(agent.rl_memory[:, -1].max()) + 1 for agent in self.agents
-        if agent.best_response_learner.needs_games and len(agent.rl_memory)])
+    self._next_game = max(agent.games_recorded() for agent in self.agents)
 
 
 class SelfPlayActor:
@@ -232,7 +232,7 @@ class SelfPlayActor:
                   else 0)
     seeds = np.random.SeedSequence([seed, index, self.start, _ACTOR_SEED_TAG]
                                    ).generate_state(2)
-    agents = nfsp_lib.agents_for(game, config, int(seeds[0]))
+    agents = agent_lib.agents_for(game, config, int(seeds[0]))
     self.selfplay = selfplay.SelfPlay(
         game, agents, distributed.num_games, seed=int(seeds[1]),
         backend=distributed.backend, learn=False)
@@ -261,8 +261,8 @@ class SelfPlayActor:
     weights = ray.get(publication["weights"][0])
     for agent, agent_weights, steps in zip(self.selfplay.agents, weights,
                                            publication["steps"]):
-      agent.load_acting_weights(agent_weights)
-      agent.steps = steps  # the epsilon schedule counts the player's steps
+      # The exploration schedule counts the player's steps.
+      agent.load_acting_weights(agent_weights, steps)
     self._version = publication["version"]
 
   def play(self, publications):
@@ -298,7 +298,7 @@ class DistributedSelfPlay:
     self.distributed = distributed
     self._seed = seed
     # Copies for evaluation; the learner's agents start from the same seeds.
-    self.agents = nfsp_lib.agents_for(game, config, seed)
+    self.agents = agent_lib.agents_for(game, config, seed)
     config = self.agents[0].config
     if not ray.is_initialized():
       ray.init(address=distributed.address, include_dashboard=False,
@@ -396,14 +396,15 @@ class DistributedSelfPlay:
         self.agents, snapshot["weights"], snapshot["counters"],
         snapshot["losses"]):
       agent.load_acting_weights(weights)
-      agent.steps, agent.episodes, agent.losses = steps, episodes, losses
+      agent.load_counters(steps, episodes, losses)
     self.learner_seconds = snapshot["busy_seconds"]
     if snapshot["episodes"] != self.episodes:
       raise AssertionError(f"the learner has {snapshot['episodes']} episodes, "
                            f"the driver counted {self.episodes}")
 
   def diagnostics(self):
-    """`nfsp.diagnostics` of the learner's agents (M_SL is the learner's)."""
+    """`policy.diagnostics` of the learner's agents (M_SL is the
+    learner's)."""
     return import_ray().get(self.learner.diagnostics.remote())
 
   # ---- checkpoints: the learner's agents; actors start new games ----
@@ -416,16 +417,16 @@ class DistributedSelfPlay:
     driver, atomically, with a run's `progress`; returns the path."""
     ray = import_ray()
     episodes, parts = ray.get(self.learner.checkpoint_arrays.remote())
-    return nfsp_lib.save_agents(path, self.game, self.agents, progress,
-                                self._settings(), agent_arrays=parts,
-                                episodes=np.array(episodes))
+    return checkpoint.save_agents(path, self.game, self.agents, progress,
+                                  self._settings(), arrays_by_agent=parts,
+                                  episodes=np.array(episodes))
 
   def restore(self, path):
     """Gives `save`'s file to the learner (another game, configuration or
     driver raises `checkpoints.CheckpointError` and changes nothing)."""
     ray = import_ray()
-    parts, extra = nfsp_lib.read_agents(path, self.game, self.agents,
-                                        self._settings())
+    parts, extra = checkpoint.read_agents(path, self.game, self.agents,
+                                          self._settings())
     episodes = int(extra["episodes"])
     ray.get(self.learner.load_checkpoint.remote(parts, episodes, str(path)))
     self.episodes = episodes

@@ -28,22 +28,24 @@ updates of minibatch 32 per iteration, an iteration per 4000 of the agent's
 transitions, the sum of the two mean squared errors as loss, rewards as the
 game pays them (`NFSPConfig.nfsp_arm`).
 
-Batches: an iteration takes the `arm_iteration_steps` oldest transitions
+Batches: an iteration takes the `ARMConfig.iteration_steps` oldest transitions
 waiting (the rest wait for the next one, so every iteration compiles to the
 same shapes). Transitions of one game arrive in order; the n-step return of
 each follows its game's later transitions within the batch, and where the
 episode goes on past the batch's last transition of that game it bootstraps
 from V' there (`n_step_targets`, a truncated n-step return). That needs each
-transition's game (`needs_games`): the batched driver passes its game slots,
-one `step`-driven agent plays one game at a time.
+transition's game (its records carry the "game" field): the batched driver
+passes its game slots, one `step`-driven agent plays one game at a time.
 
-The interface NFSP uses is the one `nfsp_spiel.dqn` documents.
+The agent reaches ARM only through `nfsp_spiel.nfsp.learner`'s protocol;
+`config.ARMConfig` holds its settings (no exploration schedule: regret
+matching explores by itself).
 """
 
 import numpy as np
 
-from nfsp_spiel import dqn as dqn_lib
-from nfsp_spiel import networks
+from nfsp_spiel.nfsp import networks
+from nfsp_spiel.nfsp import transitions
 from nfsp_spiel.quiet_tensorflow import tf
 
 
@@ -98,12 +100,13 @@ def n_step_targets(columns, records, games, n, discount):
 
 
 class ARM:
-  """ARM as NFSP's best-response learner; see the module docstring."""
-
-  needs_games = True
+  """ARM as NFSP's best-response learner; see the module docstring.
+  `config` is the agent's `NFSPConfig` (its `best_response` an
+  `ARMConfig`)."""
 
   def __init__(self, state_size, num_actions, config, rng):
     self.config = config
+    self.settings = config.best_response
     self.num_actions = num_actions
     hidden, init = config.hidden_layers, config.init
     self.network = networks.MLP(state_size, hidden, num_actions + 1, rng,
@@ -113,16 +116,19 @@ class ARM:
                                        init=init)
     self.target_network.assign(self.network.numpy_weights())
     self.optimizer = networks.Adam(self.network.weights,
-                                   config.arm_learning_rate)
+                                   self.settings.learning_rate)
     self.updates = tf.Variable(0, dtype=tf.int64, name="updates")
     self.iterations = tf.Variable(0, dtype=tf.int64, name="iterations")
     self.weights = self.network.numpy_weights()
-    self.columns = dqn_lib.record_columns(state_size, num_actions)
+    self.columns = transitions.record_columns(state_size, num_actions)
     self._record_size = 2 * state_size + 4 + num_actions  # + the game
     self._rng = rng
     self.waiting = np.zeros((0, self._record_size), np.float32)
 
   # ---- learning ----
+
+  def record_fields(self):
+    return transitions.FIELDS  # with the game: n-step returns follow it
 
   def add(self, records):
     self.waiting = np.concatenate([self.waiting,
@@ -138,46 +144,46 @@ class ARM:
     return self._record_size
 
   def learning_batches(self, calls):
-    """One iteration's inputs once `arm_iteration_steps` transitions wait
+    """One iteration's inputs once `iteration_steps` transitions wait
     (however many learning calls fell due): states, actions, n-step reward
     sums, bootstrap states and weights, and the minibatch rows."""
     del calls  # iterations follow the experience, not the learning calls
-    config = self.config
-    if len(self.waiting) < config.arm_iteration_steps:
+    settings = self.settings
+    if len(self.waiting) < settings.iteration_steps:
       return []
-    batch = self.waiting[:config.arm_iteration_steps]
-    self.waiting = self.waiting[config.arm_iteration_steps:]
+    batch = self.waiting[:settings.iteration_steps]
+    self.waiting = self.waiting[settings.iteration_steps:]
     records, games = batch[:, :-1], batch[:, -1].astype(np.int64)
     returns, bootstrap_states, bootstrap_weights = n_step_targets(
-        self.columns, records, games, config.arm_n_step, config.arm_discount)
+        self.columns, records, games, settings.n_step, settings.discount)
     start, stop = self.columns["state"]
-    rows = self._rng.integers(0, len(batch), (config.arm_updates,
-                                               config.arm_batch_size))
+    rows = self._rng.integers(0, len(batch), (settings.updates,
+                                               settings.batch_size))
     return [records[:, start:stop],
             records[:, self.columns["action"][0]].astype(np.int32),
             returns, bootstrap_states, bootstrap_weights, rows.astype(np.int32)]
 
   def learning_specs(self, calls):
     del calls
-    config = self.config
-    count, size = config.arm_iteration_steps, self.columns["state"][1]
+    settings = self.settings
+    count, size = settings.iteration_steps, self.columns["state"][1]
     return [tf.TensorSpec((count, size), tf.float32),
             tf.TensorSpec((count,), tf.int32),
             tf.TensorSpec((count,), tf.float32),
             tf.TensorSpec((count, size), tf.float32),
             tf.TensorSpec((count,), tf.float32),
-            tf.TensorSpec((config.arm_updates, config.arm_batch_size),
+            tf.TensorSpec((settings.updates, settings.batch_size),
                           tf.int32)]
 
   def learn(self, states, actions, returns, bootstrap_states,
             bootstrap_weights, rows):
     """One ARM iteration (graph code): targets from the networks as they
-    stand, then `arm_updates` Adam steps; returns the last step's loss."""
+    stand, then `updates` Adam steps; returns the last step's loss."""
     carried = self.carried_advantages(states, actions)
     for target, source in zip(self.target_network.weights,
                               self.network.weights):
       target.assign(source)
-    tau = self.config.arm_target_tau
+    tau = self.settings.target_tau
     loss = tf.constant(0.0)
     for update in tf.range(tf.shape(rows)[0]):
       batch = rows[update]
@@ -230,8 +236,8 @@ class ARM:
     """[Q+(o, .), V(o)] per state, from the numpy mirror."""
     return networks.forward(self.weights, states)
 
-  def behaviour_probabilities(self, states, legal, epsilon):
-    del epsilon  # regret matching explores by itself (Alg. 1 has no epsilon)
+  def behaviour_probabilities(self, states, legal, steps):
+    del steps  # regret matching explores by itself (Alg. 1 has no epsilon)
     return regret_matching(self.outputs(states), legal)
 
   def policy_probabilities(self, states, legal):

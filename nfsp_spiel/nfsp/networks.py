@@ -10,7 +10,7 @@ product per layer either way.
 
 import numpy as np
 
-from nfsp_spiel.nfsp_config import INITIALISATIONS
+from nfsp_spiel.nfsp.config import INITIALISATIONS
 from nfsp_spiel.quiet_tensorflow import tf
 
 

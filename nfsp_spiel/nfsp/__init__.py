@@ -1,0 +1,54 @@
+"""Neural Fictitious Self-Play (Heinrich & Silver 2016) and NFSP-ARM.
+
+The parts, by module:
+
+* `agent`: `NFSP`, one player's OpenSpiel RL agent (acting, `step`);
+* `config`: `NFSPConfig` and the learners' `DQNConfig`, `ARMConfig`, with
+  the papers' presets (no TensorFlow);
+* `learner`: the `BestResponseLearner` protocol; `dqn`, `arm`: the two
+  shipped learners; `average_policy`: Pi and M_SL;
+* `transitions`: moves into M_RL records (`PendingMoves`);
+* `fused_learning`: several agents' learning in one compiled call;
+* `checkpoint`: the checkpoint format; `policy`: `NFSPPolicy` and the
+  diagnostics;
+* drivers: `selfplay` (batched games), `distributed` (Ray actors);
+* adapters: `openspiel_nfsp`, `openspiel_nfsp_tf1` (OpenSpiel's NFSP
+  constructors);
+* `networks`, `replay_memory`, `game_tensors`: what the parts share.
+
+The names below are this package's interface (`from nfsp_spiel import nfsp;
+nfsp.NFSP(...)`); they load on first use, so that reading the configuration
+(`nfsp.NFSPConfig`) does not import TensorFlow.
+"""
+
+import importlib
+
+_EXPORTS = {
+    "NFSP": "agent", "MODE": "agent", "agents_for": "agent",
+    "NFSPConfig": "config", "DQNConfig": "config", "ARMConfig": "config",
+    "POLICIES": "config", "SL_MEMORIES": "config",
+    "EPSILON_SCHEDULES": "config", "BEST_RESPONSES": "config",
+    "masked_softmax": "average_policy",
+    "FusedLearning": "fused_learning", "learn_together": "fused_learning",
+    "save_agents": "checkpoint", "read_agents": "checkpoint",
+    "restore_agents": "checkpoint", "IGNORED_FIELDS": "checkpoint",
+    "NFSPPolicy": "policy", "sl_memory_policy": "policy",
+    "diagnostics": "policy",
+    "reads_observations": "game_tensors",
+    "information_state_size": "game_tensors", "state_tensor": "game_tensors",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name):
+  if name not in _EXPORTS:
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+  value = getattr(importlib.import_module(f"{__name__}.{_EXPORTS[name]}"),
+                  name)
+  globals()[name] = value
+  return value
+
+
+def __dir__():
+  return sorted([*globals(), *_EXPORTS])

@@ -1,0 +1,489 @@
+"""NFSP's configuration: every hyperparameter, with the papers' values.
+
+Heinrich & Silver 2016 (NFSP paper) sec. 4.1 (Leduc), 4.2 (the DQN
+baseline), 4.3 (Limit Hold'em), read through Heinrich's own Leduc code
+(`Johannes-H/nfsp-leduc`) where the paper is vague.
+
+`NFSPConfig` holds what every NFSP agent has (the average network, M_SL,
+the learning schedule, eta) and, in `best_response`, the configuration of
+its best-response learner: `DQNConfig` (the NFSP paper's) or `ARMConfig`
+(NFSP-ARM's), each with only the fields its learner reads. A learner
+configuration builds its learner (`build`), which is how a new learner
+plugs in without touching the agent (`nfsp_spiel.nfsp.learner`).
+
+The configurations live in this module, without TensorFlow, so that a binary
+can define and parse its flags before paying for TensorFlow's import (which
+is also why `DQNConfig` and `ARMConfig` sit here and not beside their
+learners).
+
+Checkpoints and older scripts name fields in the flat form the package used
+before the learner configurations were split off (`rl_learning_rate`,
+`epsilon_start`, `arm_learning_rate`, ...): `NFSPConfig.replace` and the
+presets accept those names too, and `header_fields` / `upgrade_header` turn
+both forms into one (`LEGACY_FIELDS`).
+"""
+
+import dataclasses
+import importlib
+import json
+
+SL_MEMORIES = ("reservoir", "exponential_reservoir", "sliding_window")
+EPSILON_SCHEDULES = ("polynomial", "inverse_sqrt", "linear", "exponential")
+INITIALISATIONS = ("torch", "glorot")  # nfsp_spiel.nfsp.networks' weights
+POLICIES = ("average", "best_response", "greedy_average")
+BEST_RESPONSES = ("dqn", "arm")  # the shipped learners' `kind`s
+# NFSP-ARM's hidden layers per game, from the authors' scripts
+# (`NFSPConfig.nfsp_arm`).
+NFSP_ARM_HIDDEN_LAYERS = {"leduc_poker": (128, 128, 64),
+                          "liars_dice": (64, 128, 64),
+                          "tic_tac_toe": (128, 128, 64)}
+NFSP_ARM_GAMES = tuple(NFSP_ARM_HIDDEN_LAYERS)
+
+
+def _check(owner, config, checks):
+  """Raises one ValueError naming the first field of `config` that fails."""
+  for name, ok, allowed in checks:
+    if not ok:
+      raise ValueError(f"{owner}.{name}={getattr(config, name)!r}: must be "
+                       f"{allowed}")
+
+
+def _positive_integers(config, names):
+  return [(name, getattr(config, name) >= 1, "a positive integer")
+          for name in names]
+
+
+def _build(module, cls, config, state_size, num_actions, rng):
+  """The learner `cls` of `nfsp_spiel.nfsp.<module>` (imported here, on
+  first use, so that this module stays free of TensorFlow)."""
+  learner = getattr(importlib.import_module(f"nfsp_spiel.nfsp.{module}"), cls)
+  return learner(state_size, num_actions, config, rng)
+
+
+@dataclasses.dataclass(frozen=True)
+class DQNConfig:
+  """DQN's hyperparameters (NFSP paper sec. 3 and 4.1; thesis eq. 6.1-6.2).
+
+  DQN also reads the agent's shared `hidden_layers`, `init`, `batch_size`,
+  `updates_per_learn`, `min_memory_to_learn` and `memory_dtype`
+  (`NFSPConfig`), as the paper trains both networks alike.
+
+  Attributes:
+    learning_rate: plain SGD on half the mean squared TD error of eq. 6.1
+      (0.1, sec. 4.1; the half is qlearner.lua's gradient (Q - target) /
+      batch: stepsize 0.2 on the full mean is the same update).
+    memory_capacity: M_RL, a circular buffer (200k, sec. 4.1).
+    target_refit_every: DQN updates between target-network refits (300,
+      sec. 4.1); 0 bootstraps from the Q-network itself, as the public Leduc
+      code does (`q_target_net_refresh = 0`).
+    epsilon_start: exploration of epsilon-greedy(Q) at the start (0.06,
+      sec. 4.1).
+    epsilon_schedule: how epsilon decays with the iteration k = steps /
+      learn_every. "polynomial": epsilon_start / (1 + epsilon_decay *
+      sqrt(k)), the public code's (`util.polynomialDecay` with exponent 0.5,
+      `explo_const = 1e-2`): still 0.02 after a million Leduc episodes.
+      "inverse_sqrt": epsilon_start / sqrt(1 + k), the paper's words read
+      literally (0.0005 by then; this package's earlier default). "linear"
+      and "exponential" are OpenSpiel's DQN schedules (for scripts written
+      for its NFSP, `nfsp_spiel.nfsp.openspiel_nfsp`): from epsilon_start to
+      epsilon_end over epsilon_decay_steps of the agent's steps, linearly, or
+      as end + (start - end) exp(-min(t, steps) / steps).
+    epsilon_decay: the polynomial schedule's constant (0.01, leduc_fsp3.lua).
+    epsilon_end, epsilon_decay_steps: the linear and exponential schedules'
+      end and length (OpenSpiel's `epsilon_end`, `epsilon_decay_duration`).
+  """
+  kind = "dqn"
+  learning_rate: float = 0.1
+  memory_capacity: int = 200_000
+  target_refit_every: int = 300
+  epsilon_start: float = 0.06
+  epsilon_schedule: str = "polynomial"
+  epsilon_decay: float = 0.01
+  epsilon_end: float = 0.0
+  epsilon_decay_steps: int = 1_000_000
+
+  def __post_init__(self):
+    _check("DQNConfig", self, [
+        ("learning_rate", self.learning_rate > 0, "positive"),
+        ("target_refit_every", self.target_refit_every >= 0,
+         "a non-negative integer (0: no target network)"),
+        ("epsilon_start", 0 <= self.epsilon_start <= 1, "in [0, 1]"),
+        ("epsilon_schedule", self.epsilon_schedule in EPSILON_SCHEDULES,
+         f"one of {EPSILON_SCHEDULES}"),
+        ("epsilon_decay", self.epsilon_decay >= 0, "non-negative"),
+        ("epsilon_end", 0 <= self.epsilon_end <= self.epsilon_start,
+         "in [0, epsilon_start]"),
+        *_positive_integers(self, ("memory_capacity",
+                                   "epsilon_decay_steps"))])
+
+  def build(self, state_size, num_actions, config, rng):
+    """The learner (`nfsp_spiel.nfsp.dqn.DQN`) for an agent of `config`."""
+    return _build("dqn", "DQN", config, state_size, num_actions, rng)
+
+
+@dataclasses.dataclass(frozen=True)
+class ARMConfig:
+  """ARM's hyperparameters (Jin et al. 2018, Alg. 1, as the NFSP-ARM
+  authors' `RMFSP/arm_tf.py` and `main_leduc.py` set them; ARM also reads
+  the agent's shared `hidden_layers` and `init`).
+
+  Attributes:
+    iteration_steps: transitions of the agent per ARM iteration (4000:
+      the NFSP-ARM authors' `main_leduc.py` runs one when M_RL holds 4000).
+    updates, batch_size: Adam steps per iteration and their minibatch (1000
+      and 32, `arm_tf.py`).
+    learning_rate: Adam's stepsize (8e-4, `arm_tf.py`).
+    n_step, discount: n and gamma of the n-step returns (4 and 0.9,
+      `arm_tf.py`'s N_STEP_SIZE and GAMMA).
+    target_tau: how far V' moves towards V after each step (0.01,
+      `arm_tf.py`).
+  """
+  kind = "arm"
+  iteration_steps: int = 4000
+  updates: int = 1000
+  batch_size: int = 32
+  learning_rate: float = 8e-4
+  n_step: int = 4
+  discount: float = 0.9
+  target_tau: float = 0.01
+
+  def __post_init__(self):
+    _check("ARMConfig", self, [
+        ("learning_rate", self.learning_rate > 0, "positive"),
+        ("discount", 0 < self.discount <= 1, "in (0, 1]"),
+        ("target_tau", 0 < self.target_tau <= 1, "in (0, 1]"),
+        *_positive_integers(self, ("iteration_steps", "updates",
+                                   "batch_size", "n_step"))])
+
+  def build(self, state_size, num_actions, config, rng):
+    """The learner (`nfsp_spiel.nfsp.arm.ARM`) for an agent of `config`."""
+    return _build("arm", "ARM", config, state_size, num_actions, rng)
+
+
+LEARNER_CONFIGS = {"dqn": DQNConfig, "arm": ARMConfig}
+
+# The flat names of the learners' fields, as checkpoints written before the
+# split and older scripts give them: flat name -> (learner kind, field).
+LEGACY_FIELDS = {
+    "rl_learning_rate": ("dqn", "learning_rate"),
+    "rl_memory_capacity": ("dqn", "memory_capacity"),
+    "target_refit_every": ("dqn", "target_refit_every"),
+    **{f"epsilon_{name}": ("dqn", f"epsilon_{name}") for name in
+       ("start", "schedule", "decay", "end", "decay_steps")},
+    **{f"arm_{field.name}": ("arm", field.name)
+       for field in dataclasses.fields(ARMConfig)},
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class NFSPConfig:
+  """NFSP's hyperparameters; defaults are the NFSP paper's Leduc experiment.
+
+  Where the paper (sec. 4.1; thesis sec. 6.6.1) is vague, Heinrich's public
+  Leduc code (GitHub Johannes-H/nfsp-leduc: `leduc_fsp3.lua`,
+  `fsp/algo/fsp3.lua`, `fsp/learner/qlearner.lua`, `fsp/simulator/leduc.lua`)
+  settles it; each field names its source. That code plays 128 games in
+  lockstep: one *iteration* is one step in each game (both players' steps
+  together), after which every player makes 2 SGD updates per network. An
+  agent here counts only its own steps, about half of a two-player game's, so
+  "every 128 steps in the game" is `learn_every=64` own steps, and the
+  exploration schedule's iteration counter is `steps / learn_every`.
+
+  Attributes:
+    best_response: the best-response learner's configuration: `DQNConfig()`
+      (the NFSP paper's), `ARMConfig()` (NFSP-ARM's) or any configuration
+      with a `kind` and a `build` method (`nfsp_spiel.nfsp.learner`). The
+      names "dqn" and "arm" stand for those learners with their defaults.
+    hidden_layers: ReLU layer sizes of both networks (sec. 4.1: [64]; fig. 1a
+      sweeps sizes).
+    sl_memory_capacity: M_SL (2m, sec. 4.1).
+    sl_memory: "reservoir" (Vitter; sec. 4.1), "exponential_reservoir"
+      (Osborne et al.; sec. 4.3, fig. 1b) or "sliding_window" (fig. 1b's
+      ablation: a circular buffer).
+    sl_min_probability: the exponential reservoir's minimum replacement
+      probability (0.25, sec. 4.3).
+    sl_learning_rate: plain SGD on the mean cross-entropy of eq. 6.3 (0.005,
+      sec. 4.1; avglearner.lua).
+    batch_size: minibatch of each update (128, sec. 4.1).
+    learn_every: the agent's own steps between learning calls (64: the
+      paper's 128 steps in the game, both players' together, fsp3.lua).
+    updates_per_learn: SGD updates per network per learning call (2,
+      sec. 4.1).
+    anticipatory: eta, the probability of following the learner's policy
+      (epsilon-greedy(Q) under DQN) in an episode (0.1, sec. 4.1; 1.0 is the
+      DQN baseline).
+    min_memory_to_learn: records a memory needs before its network trains
+      (1000, leduc_fsp3.lua's `minReplayData`; the paper is silent).
+    init: starting weights, "torch" (uniform +-1/sqrt(fan_in), biases too:
+      Torch7's `nn.Linear`, which the public code uses) or "glorot"
+      (Glorot-uniform weights, zero biases).
+    reward_scale: rewards are multiplied by this before they reach M_RL.
+      The public Leduc code scales chips by 0.0385 (~1/26, Leduc's largest
+      pot; `REW_SCALE` in `fsp/simulator/leduc.lua`), although the thesis
+      (sec. 6.5) says monetary units map to rewards 1:1. In chips, SGD at 0.1
+      learns faster at first but its best responses stall (README: player
+      0's best-response gap 0.2-0.3 against 0.02-0.1 here).
+    memory_dtype: how M_SL stores states: "float32"; "uint8", the papers'
+      0/1 encodings in a quarter of the space; "bits", one bit per entry
+      (LHE's 288 in 36 bytes: the paper's 30m records in 1.1 GB). M_RL
+      keeps float32 rows (rewards), 1.4 GB at LHE's 600k.
+    evaluation_policy: what `step(..., is_evaluation=True)` plays: "average"
+      (Pi, the strategy NFSP converges with), "best_response" (the learner's
+      greedy policy) or "greedy_average" (argmax Pi; sec. 4.3).
+    device: TensorFlow device for the networks and updates ("/CPU:0",
+      "/GPU:0"); None lets TensorFlow place them (a GPU when it sees one).
+  """
+  best_response: object = DQNConfig()
+  hidden_layers: tuple = (64,)
+  sl_memory_capacity: int = 2_000_000
+  sl_memory: str = "reservoir"
+  sl_min_probability: float = 0.25
+  sl_learning_rate: float = 0.005
+  batch_size: int = 128
+  learn_every: int = 64
+  updates_per_learn: int = 2
+  anticipatory: float = 0.1
+  min_memory_to_learn: int = 1000
+  init: str = "torch"
+  reward_scale: float = 0.0385
+  memory_dtype: str = "float32"
+  evaluation_policy: str = "average"
+  device: str | None = None
+
+  def __post_init__(self):
+    object.__setattr__(self, "hidden_layers",
+                       tuple(int(h) for h in self.hidden_layers))
+    if isinstance(self.best_response, str):
+      if self.best_response not in LEARNER_CONFIGS:
+        raise ValueError(f"NFSPConfig.best_response={self.best_response!r}: "
+                         f"must be one of {BEST_RESPONSES} or a learner "
+                         "configuration (DQNConfig(), ARMConfig(), ...)")
+      object.__setattr__(self, "best_response",
+                         LEARNER_CONFIGS[self.best_response]())
+    if not (hasattr(self.best_response, "build") and
+            hasattr(self.best_response, "kind")):
+      raise ValueError(f"NFSPConfig.best_response={self.best_response!r}: "
+                       "must be a learner configuration (DQNConfig(), "
+                       "ARMConfig(), or one with `kind` and `build`)")
+    _check("NFSPConfig", self, [
+        ("hidden_layers", all(h > 0 for h in self.hidden_layers),
+         "positive layer sizes"),
+        ("sl_memory", self.sl_memory in SL_MEMORIES, f"one of {SL_MEMORIES}"),
+        ("sl_min_probability", 0 < self.sl_min_probability <= 1, "in (0, 1]"),
+        ("anticipatory", 0 <= self.anticipatory <= 1, "in [0, 1]"),
+        ("init", self.init in INITIALISATIONS,
+         f"one of {INITIALISATIONS}"),
+        ("reward_scale", self.reward_scale > 0, "positive"),
+        ("sl_learning_rate", self.sl_learning_rate > 0, "positive"),
+        ("memory_dtype", self.memory_dtype in ("float32", "uint8", "bits"),
+         "'float32', 'uint8' or 'bits'"),
+        ("evaluation_policy", self.evaluation_policy in POLICIES,
+         f"one of {POLICIES}"),
+        *_positive_integers(self, ("sl_memory_capacity", "batch_size",
+                                   "learn_every", "updates_per_learn",
+                                   "min_memory_to_learn"))])
+
+  def replace(self, **changes):
+    """A copy with `changes`: this class's fields, or the learner's in their
+    flat names (`LEGACY_FIELDS`: `rl_learning_rate=0.05`,
+    `epsilon_start=0.1`, `arm_updates=10`, ...) when the learner is of
+    that kind; `best_response` may be a kind's name ("arm")."""
+    learner = changes.pop("best_response", self.best_response)
+    if isinstance(learner, str):
+      if learner not in LEARNER_CONFIGS:
+        raise ValueError(f"NFSPConfig.best_response={learner!r}: must be one "
+                         f"of {BEST_RESPONSES} or a learner configuration")
+      learner = (self.best_response if self.best_response.kind == learner
+                 else LEARNER_CONFIGS[learner]())
+    learner_changes = {}
+    for name in [name for name in changes if name in LEGACY_FIELDS]:
+      kind, field = LEGACY_FIELDS[name]
+      if kind != learner.kind:
+        raise ValueError(f"NFSPConfig.{name}={changes[name]!r}: a setting of "
+                         f"the {kind!r} learner, this configuration's is "
+                         f"{learner.kind!r}")
+      learner_changes[field] = changes.pop(name)
+    if learner_changes:
+      learner = dataclasses.replace(learner, **learner_changes)
+    return dataclasses.replace(self, best_response=learner, **changes)
+
+  @classmethod
+  def leduc(cls, **changes):
+    """The NFSP paper's Leduc Hold'em experiment (sec. 4.1, with the public
+    code's readings: see the class docstring)."""
+    return cls().replace(**changes)
+
+  @classmethod
+  def lhe(cls, **changes):
+    """The NFSP paper's Limit Texas Hold'em settings (sec. 4.3), read as the
+    Leduc preset is: 256 game steps per iteration (128 of one agent's),
+    learning from 1000 records, rewards in units of the largest pot (480
+    chips in OpenSpiel's ACPC game, as Leduc's 0.0385 is 1/26). Epsilon
+    "decayed to 0, more slowly than in Leduc": the same polynomial schedule
+    over iterations twice as long, i.e. per game step sqrt(2) slower.
+    M_SL stores states as bits: in bytes, its 30m records would take 8.7 GB."""
+    return cls().replace(**{**dict(
+        hidden_layers=(1024, 512, 1024, 512), rl_memory_capacity=600_000,
+        sl_memory_capacity=30_000_000, sl_memory="exponential_reservoir",
+        sl_learning_rate=0.01, batch_size=256, learn_every=128,
+        target_refit_every=1000, epsilon_start=0.08,
+        reward_scale=1 / 480, memory_dtype="bits"), **changes})
+
+  @classmethod
+  def dqn(cls, **changes):
+    """Sec. 4.2's DQN baseline on Leduc: eta = 1 (the average network only
+    observes), the best calibration the paper found: learning rate 0.1,
+    exploration from 0.12, a 2m sliding-window M_RL; everything else as the
+    Leduc preset."""
+    return cls().replace(**{**dict(anticipatory=1.0, epsilon_start=0.12,
+                         rl_memory_capacity=2_000_000), **changes})
+
+  @classmethod
+  def nfsp_arm(cls, game="leduc_poker", **changes):
+    """NFSP-ARM (Chen et al., Alg. 1) as the authors ran it, per game.
+
+    The paper's text gives almost no settings: sec. 5.1 points to the NFSP
+    paper's Leduc experiment for NFSP's part (this class's defaults: SGD
+    0.005 on the average network, a 2m reservoir M_SL, 128-record batches,
+    updates every 128 game steps) and sec. 5.2 and 5.3 run the other games
+    "following the settings in Leduc section". Where the text is silent
+    the values are those of the authors' scripts (GitHub
+    zhangli140/CCNT_HCIS, folder RMFSP/ at commit a052663, since deleted):
+
+    * eta 0.5 (`anticipatory`): `main_leduc.py` line 41 and
+      `main_liars_dice.py` line 40, each with the comment "0.1 origin"
+      (the NFSP paper's 0.1);
+    * hidden layers [128, 128, 64] on Leduc (`main_leduc.py` lines 34-36)
+      and [64, 128, 64] on Liar's Dice (`main_liars_dice.py` lines 33-35).
+      Their NFSP-ARM agent sizes its ARM network and its (unevaluated)
+      average network with this one list (`nfsp_arm.py` lines 50, 82-83
+      and 104), so `hidden_layers` sizes both networks here too.
+      Tic-Tac-Toe has no script of its own (their README runs it by
+      changing the game in one of the two): it takes Leduc's sizes;
+    * an ARM iteration when M_RL holds 4000 transitions
+      (`main_leduc.py` line 246; the `arm_iteration_steps` default) and
+      ARM's optimiser, returns and target (the arm_* defaults,
+      `arm_tf.py`), with the games' own rewards (`arm_tf.py` scales none).
+
+    Their average policy is a table of summed ARM action distributions
+    (`nfsp_arm.py` lines 207-250 and 317-329); the paper describes NFSP's
+    average network trained on M_SL, which is what this agent keeps. Their
+    scripts run 15m episodes (`main_leduc.py` and `main_liars_dice.py`
+    line 27/26). `game`: one of NFSP_ARM_GAMES."""
+    if game not in NFSP_ARM_HIDDEN_LAYERS:
+      raise ValueError(f"NFSPConfig.nfsp_arm game={game!r}: must be one of "
+                       f"{tuple(NFSP_ARM_HIDDEN_LAYERS)}")
+    return cls().replace(**{**dict(best_response="arm", reward_scale=1.0,
+                         anticipatory=0.5,
+                         hidden_layers=NFSP_ARM_HIDDEN_LAYERS[game]),
+                  **changes})
+
+  @classmethod
+  def arm(cls, game="leduc_poker", **changes):
+    """Plain ARM, the NFSP-ARM paper's third curve: every episode plays
+    ARM's own policy (eta = 1), which is what is evaluated; the average
+    network only watches, as in the DQN baseline. Otherwise the NFSP-ARM
+    preset's values for `game` (its network sizes)."""
+    return cls.nfsp_arm(game, **{**dict(anticipatory=1.0,
+                                        evaluation_policy="best_response"),
+                                 **changes})
+
+  @classmethod
+  def nfsp_arm_baseline(cls, **changes):
+    """The NFSP the NFSP-ARM authors compare against: OpenSpiel's TF1 NFSP
+    (their copy, RMFSP/nfsp.py at commit a052663, with OpenSpiel's TF1
+    DQN) called by their `main_nfsp.py` on Leduc. The same agent as
+    `openspiel_nfsp_tf1.NFSP(...)` with their arguments gives
+    (`openspiel_nfsp.openspiel_config`):
+
+    * hidden layers [64] (`main_nfsp.py` lines 28-29), M_RL 200k (line
+      31), M_SL a 2m reservoir (line 33), eta 0.5 (line 35);
+    * epsilon from 0.06 to 1e-5 linearly over 15m steps (lines 81-83; the
+      15m is their episode budget, line 24, passed as
+      `epsilon_decay_duration`): OpenSpiel counts only best-response
+      steps there, this agent all of its steps;
+    * `nfsp.py` lines 57-62: batches of 128, SGD 0.01 on both networks
+      (the RL stepsize doubled here: this DQN descends half the squared
+      TD error, the same step), learning from 1000 records, every 64 of
+      the agent's steps, one update per network;
+    * OpenSpiel's TF1 DQN defaults: the target network copied every 1000
+      steps (every 1000 // 64 = 15 Q updates), undiscounted returns;
+    * rewards in chips (OpenSpiel scales none)."""
+    return cls().replace(**{**dict(
+        hidden_layers=(64,), rl_memory_capacity=200_000,
+        sl_memory_capacity=2_000_000, anticipatory=0.5, batch_size=128,
+        rl_learning_rate=0.02, sl_learning_rate=0.01, min_memory_to_learn=1000,
+        learn_every=64, updates_per_learn=1, target_refit_every=1000 // 64,
+        epsilon_start=0.06, epsilon_end=1e-5, epsilon_decay_steps=15_000_000,
+        epsilon_schedule="linear", reward_scale=1.0), **changes})
+
+
+  def header_fields(self):
+    """The configuration as one flat dict for checkpoint headers: this
+    class's fields, the learner's `kind` as `best_response` and its fields
+    as `best_response.<field>`."""
+    fields = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
+              if f.name != "best_response"}
+    learner = self.best_response
+    fields["best_response"] = learner.kind
+    for field in dataclasses.fields(learner):
+      fields[f"best_response.{field.name}"] = getattr(learner, field.name)
+    return json.loads(json.dumps(fields))
+
+  def to_json(self):
+    return json.dumps(self.header_fields(), sort_keys=True)
+
+  @classmethod
+  def from_header(cls, fields):
+    """The configuration of a checkpoint header's config dict, in either
+    form (`header_fields`' or the flat one of checkpoints written before
+    the learners' configurations were split off); keys of neither (a
+    driver's settings) are ignored, fields a header lacks take their
+    defaults."""
+    fields = upgrade_header(fields)
+    kind = fields.get("best_response", "dqn")
+    if kind not in LEARNER_CONFIGS:
+      raise ValueError(f"a checkpoint's best_response={kind!r}: this package "
+                       f"knows {BEST_RESPONSES}")
+    learner_class = LEARNER_CONFIGS[kind]
+    learner = learner_class(**{
+        f.name: fields[f"best_response.{f.name}"]
+        for f in dataclasses.fields(learner_class)
+        if f"best_response.{f.name}" in fields})
+    own = {f.name: fields[f.name] for f in dataclasses.fields(cls)
+           if f.name in fields and f.name != "best_response"}
+    return cls(best_response=learner, **own)
+
+
+def upgrade_header(fields):
+  """A checkpoint header's config dict in `header_fields`' form: a flat one
+  written before the learners' configurations were split off has its
+  learner's fields renamed (`LEGACY_FIELDS`) and the other learners'
+  dropped (which it carried with their defaults); other keys stay."""
+  if not any(name in fields for name in LEGACY_FIELDS):
+    return dict(fields)
+  kind = fields.get("best_response", "dqn")
+  upgraded = {}
+  for name, value in fields.items():
+    if name in LEGACY_FIELDS:
+      learner, field = LEGACY_FIELDS[name]
+      if learner == kind:
+        upgraded[f"best_response.{field}"] = value
+    else:
+      upgraded[name] = value
+  return upgraded
+
+
+def complete_header(fields):
+  """A checkpoint header's config dict as this version writes it: upgraded
+  (`upgrade_header`), with the defaults of fields added since it was written
+  (those of its learner's kind)."""
+  fields = upgrade_header(fields)
+  kind = fields.get("best_response", "dqn")
+  defaults = NFSPConfig().header_fields()
+  if kind in LEARNER_CONFIGS:
+    defaults = NFSPConfig(best_response=kind).header_fields()
+  else:  # a learner this package does not ship: its own fields only
+    defaults = {k: v for k, v in defaults.items()
+                if not k.startswith("best_response.")}
+  return {**defaults, **fields}

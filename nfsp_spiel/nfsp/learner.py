@@ -1,0 +1,81 @@
+"""The parts an NFSP agent learns with, as `typing.Protocol`s.
+
+An NFSP agent (`nfsp_spiel.nfsp.agent`) holds two learning parts: a best-
+response learner trained on M_RL, the agent's transitions, and the average
+policy (`nfsp_spiel.nfsp.average_policy`), trained on M_SL. Both learn inside
+one compiled call (`nfsp_spiel.nfsp.fused_learning`), which reaches them only
+through `LearningPart`. A best-response learner adds how it acts and what
+transitions it needs (`BestResponseLearner`).
+
+A new learner plugs in without touching the agent: a frozen dataclass with a
+`kind` name and a `build(state_size, num_actions, config, rng)` method that
+returns an object with the methods below, given as
+`NFSPConfig(best_response=...)`. `nfsp_spiel.nfsp.dqn` (the NFSP paper's) and
+`nfsp_spiel.nfsp.arm` (NFSP-ARM's) are the shipped ones; the test
+`tests/test_learner_protocol.py` adds tabular Q-learning in 30 lines.
+"""
+
+from typing import Protocol, Sequence
+
+import numpy as np
+
+
+class LearningPart(Protocol):
+  """What the fused learning call needs of a part that learns."""
+
+  def learning_batches(self, calls: int) -> list:
+    """Numpy inputs of `calls` learning calls; [] while the part cannot
+    learn yet (its memory is short)."""
+
+  def learning_specs(self, calls: int) -> list:
+    """`tf.TensorSpec`s of `learning_batches(calls)`' arrays."""
+
+  def learn(self, *batches):
+    """Graph code, run inside the compiled call: the updates on `batches`;
+    returns the last update's loss."""
+
+  def acting_variables(self) -> Sequence:
+    """The variables whose new values acting reads after a learning call."""
+
+  def set_acting_weights(self, weights: Sequence[np.ndarray]) -> None:
+    """Takes `acting_variables()`' values (numpy) as the weights acting
+    reads from now on."""
+
+
+class BestResponseLearner(LearningPart, Protocol):
+  """NFSP's best-response learner: learns from the agent's transitions and
+  plays the anticipatory episodes (thesis Alg. 8's beta)."""
+
+  memory: object  # M_RL (anything with len()), for diagnostics and tests
+  weights: list  # the numpy weights acting reads
+
+  def record_fields(self) -> Sequence[str]:
+    """The transition fields it learns from, in record order, among
+    `nfsp_spiel.nfsp.transitions.FIELDS`."""
+
+  def add(self, records: np.ndarray) -> None:
+    """Completed transitions, rows of `record_fields()`."""
+
+  def behaviour_probabilities(self, states, legal, steps: int) -> np.ndarray:
+    """The training policy at a batch of states (0/1 `legal` masks), after
+    `steps` of the agent's training steps (an exploration schedule's
+    clock)."""
+
+  def policy_probabilities(self, states, legal) -> np.ndarray:
+    """The learned best response, played in evaluation."""
+
+  def networks(self) -> dict:
+    """Name -> `networks.MLP`, what a checkpoint holds of its weights."""
+
+  def memory_arrays(self) -> dict:
+    """M_RL's state as arrays, for checkpoints (and `load_memory_arrays`)."""
+
+  def load_memory_arrays(self, arrays: dict) -> None:
+    ...
+
+  def state_arrays(self) -> dict:
+    """Optimiser and other state beyond the networks and `updates`."""
+
+  def load_state_arrays(self, arrays: dict) -> None:
+    """Restores `state_arrays()` (after the networks) and refreshes the
+    acting weights."""
