@@ -13,7 +13,9 @@ setuptools.setup(
     # The repository keeps the games in a top-level `games/` folder, but a
     # global `games` module would collide with other projects: it is installed
     # as the namespaced `nfsp_spiel.games` (see BUILD_NOTES.md).
-    packages=["nfsp_spiel", "nfsp_spiel.evaluation", "nfsp_spiel.games"],
+    packages=[*setuptools.find_packages(include=["nfsp_spiel",
+                                                 "nfsp_spiel.*"]),
+              "nfsp_spiel.games"],
     package_dir={"nfsp_spiel": "nfsp_spiel", "nfsp_spiel.games": "games"},
     # The SmooCT-like Limit Hold'em profile NFSP is measured against (0.3 MB
     # of greedy choices; smooth_uct_lhe.shipped_profile).
