@@ -15,6 +15,16 @@ import sys
 # their old names keep working, as the same module objects.
 MOVED_MODULES = {
     "nfsp_spiel.arm": "nfsp_spiel.nfsp.arm",
+    "nfsp_spiel.board_buckets": "nfsp_spiel.poker.board_buckets",
+    "nfsp_spiel.cache_hints": "nfsp_spiel.poker.cache_hints",
+    "nfsp_spiel.card_abstraction": "nfsp_spiel.poker.card_abstraction",
+    "nfsp_spiel.checkpoints": "nfsp_spiel.core.checkpoints",
+    "nfsp_spiel.checks": "nfsp_spiel.core.checks",
+    "nfsp_spiel.evaluation.curves": "nfsp_spiel.run.curves",
+    "nfsp_spiel.evaluation.diagnostics": "nfsp_spiel.evaluation.gaps",
+    "nfsp_spiel.games.hand_ranks": "nfsp_spiel.poker.hand_ranks",
+    "nfsp_spiel.quiet_tensorflow": "nfsp_spiel.core.quiet_tensorflow",
+    "nfsp_spiel.run_directory": "nfsp_spiel.run.run_directory",
     "nfsp_spiel.distributed": "nfsp_spiel.nfsp.distributed",
     "nfsp_spiel.dqn": "nfsp_spiel.nfsp.dqn",
     "nfsp_spiel.game_tensors": "nfsp_spiel.nfsp.game_tensors",

@@ -12,21 +12,22 @@
 * `local_best_response` (LBR, Lisy & Bowling 2017): a lower bound on a
   hold'em strategy's exploitability in mbb/h; `baselines`: always-call,
   always-raise, always-fold and equity-threshold players.
-* `LearningCurveLogger`, `cut_curve`, `plot_curves`: CSV / TensorBoard curves
-  and PNGs.
 * `kuhn`: Kuhn poker's equilibrium family and the distance to it.
+
+The learning curves (`LearningCurveLogger`, `cut_curve`, `plot_curves`,
+`read_curve`) belong to the run infrastructure, `nfsp_spiel.run.curves`; the
+names stay importable from here, loaded on first use (the curves read the
+poker games' stakes, not this module, so no import cycle forms).
 """
+
+import importlib
 
 from nfsp_spiel.evaluation import baselines
 from nfsp_spiel.evaluation import kuhn
 
-from nfsp_spiel.evaluation.curves import LearningCurveLogger
-from nfsp_spiel.evaluation.curves import cut_curve
-from nfsp_spiel.evaluation.curves import plot_curves
-from nfsp_spiel.evaluation.curves import read_curve
-from nfsp_spiel.evaluation.diagnostics import best_response_gaps
-from nfsp_spiel.evaluation.diagnostics import best_response_quality
-from nfsp_spiel.evaluation.diagnostics import strategy_distance
+from nfsp_spiel.evaluation.gaps import best_response_gaps
+from nfsp_spiel.evaluation.gaps import best_response_quality
+from nfsp_spiel.evaluation.gaps import strategy_distance
 from nfsp_spiel.evaluation.best_responses import best_response_values
 from nfsp_spiel.evaluation.best_responses import exploitability
 from nfsp_spiel.evaluation.best_responses import nash_conv
@@ -34,8 +35,17 @@ from nfsp_spiel.evaluation.best_responses import public_tree_tabular
 from nfsp_spiel.evaluation.best_responses import seat_values
 from nfsp_spiel.evaluation.lbr import LbrResult
 from nfsp_spiel.evaluation.lbr import local_best_response
-from nfsp_spiel.evaluation.matches import big_blind
 from nfsp_spiel.evaluation.matches import head_to_head
 from nfsp_spiel.evaluation.matches import MatchResult
 from nfsp_spiel.evaluation.policies import as_policy
 from nfsp_spiel.evaluation.policies import as_tabular
+from nfsp_spiel.poker.stakes import big_blind
+
+_CURVE_NAMES = ("LearningCurveLogger", "cut_curve", "plot_curves",
+                "read_curve")
+
+
+def __getattr__(name):
+  if name not in _CURVE_NAMES:
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+  return getattr(importlib.import_module("nfsp_spiel.run.curves"), name)

@@ -16,6 +16,7 @@ import pyspiel
 from tqdm import tqdm
 
 from nfsp_spiel.evaluation import policies
+from nfsp_spiel.poker.stakes import big_blind
 
 MatchResult = collections.namedtuple(
     "MatchResult", "mean stderr mbb_per_hand mbb_stderr num_deals")
@@ -24,25 +25,6 @@ MatchResult.__doc__ = """`first`'s mean return per game and its standard error.
 mbb_per_hand / mbb_stderr: the same in milli-big-blinds (None if the game has
 no big blind); num_deals: deals played (twice each when duplicate).
 """
-
-# Chips in a big blind, by game: LHE's blind; the ante where there is no blind
-# (Kuhn, Leduc); half a river bet in River poker, whose bet is LHE's big bet.
-_BIG_BLIND = {
-    "nfsp_lhe": lambda game: 10.0,
-    "universal_poker": lambda game: float(max(
-        int(b) for b in game.get_parameters()["blind"].split())),
-    "leduc_poker": lambda game: 1.0,
-    "nfsp_leduc": lambda game: 1.0,
-    "kuhn_poker": lambda game: 1.0,
-    "river_poker": lambda game: game.get_parameters()["bet"] / 2.0,
-}
-
-
-def big_blind(game):
-  """Chips in a big blind for the poker games, else None."""
-  rule = _BIG_BLIND.get(game.get_type().short_name)
-  return rule(game) if rule else None
-
 
 class _Player:
   """One side of a match: OpenSpiel bots (one per seat) or a policy.

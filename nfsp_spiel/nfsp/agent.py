@@ -37,8 +37,8 @@ import math
 import numpy as np
 from open_spiel.python import rl_agent
 
-from nfsp_spiel import checkpoints
-from nfsp_spiel import checks
+from nfsp_spiel.core import checkpoints
+from nfsp_spiel.core import checks
 from nfsp_spiel.nfsp import average_policy as average_policy_lib
 from nfsp_spiel.nfsp import checkpoint
 from nfsp_spiel.nfsp import fused_learning
@@ -46,7 +46,7 @@ from nfsp_spiel.nfsp import transitions
 from nfsp_spiel.nfsp.config import NFSPConfig
 from nfsp_spiel.nfsp.config import POLICIES
 from nfsp_spiel.nfsp.game_tensors import information_state_size
-from nfsp_spiel.quiet_tensorflow import tf
+from nfsp_spiel.core.quiet_tensorflow import tf
 
 
 class MODE(enum.Enum):

@@ -46,7 +46,7 @@ import numpy as np
 
 from nfsp_spiel.nfsp import networks
 from nfsp_spiel.nfsp import transitions
-from nfsp_spiel.quiet_tensorflow import tf
+from nfsp_spiel.core.quiet_tensorflow import tf
 
 
 def regret_matching(outputs, legal):

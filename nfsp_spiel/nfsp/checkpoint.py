@@ -16,7 +16,7 @@ import json
 
 import numpy as np
 
-from nfsp_spiel import checkpoints
+from nfsp_spiel.core import checkpoints
 from nfsp_spiel.nfsp.config import complete_header
 
 # Config fields a checkpoint may differ in: where a run resumes (a GPU run on

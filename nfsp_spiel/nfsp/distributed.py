@@ -50,7 +50,7 @@ import time
 import numpy as np
 import pyspiel
 
-from nfsp_spiel import checks
+from nfsp_spiel.core import checks
 from nfsp_spiel.nfsp import agent as agent_lib
 from nfsp_spiel.nfsp import checkpoint
 from nfsp_spiel.nfsp import fused_learning

@@ -14,7 +14,7 @@ agents, how many calls, which parts have data); a driver holds one.
 
 import weakref
 
-from nfsp_spiel.quiet_tensorflow import tf
+from nfsp_spiel.core.quiet_tensorflow import tf
 
 
 class FusedLearning:

@@ -11,7 +11,7 @@ product per layer either way.
 import numpy as np
 
 from nfsp_spiel.nfsp.config import INITIALISATIONS
-from nfsp_spiel.quiet_tensorflow import tf
+from nfsp_spiel.core.quiet_tensorflow import tf
 
 
 def initial_layer(fan_in, fan_out, init, rng):

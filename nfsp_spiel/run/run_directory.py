@@ -33,8 +33,8 @@ import sys
 import threading
 import time
 
-from nfsp_spiel import checkpoints
-from nfsp_spiel.evaluation import curves
+from nfsp_spiel.core import checkpoints
+from nfsp_spiel.run import curves
 
 CHECKPOINT_NAME = "checkpoint.npz"
 PLOT_NAME = "curve.png"

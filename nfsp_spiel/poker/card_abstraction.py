@@ -74,7 +74,7 @@ import time
 import numba
 import numpy as np
 
-from nfsp_spiel.games import hand_ranks
+from nfsp_spiel.poker import hand_ranks
 
 BOARD_CARDS = (0, 3, 4, 5)  # per round: preflop, flop, turn, river
 NUM_BUCKETS = (169, 1000, 500, 200)  # Table 3.1, two-player LHE

@@ -35,7 +35,7 @@ import time
 import numba
 import numpy as np
 
-from nfsp_spiel import card_abstraction
+from nfsp_spiel.poker import card_abstraction
 
 ROUND_CARDS = (3, 4, 5)  # board cards of the flop, turn and river
 NUM_PAIRS = 1326  # C(52, 2)

@@ -29,7 +29,7 @@ matplotlib.use("Agg")  # files only; no display needed
 import matplotlib.pyplot as plt  # pylint: disable=g-import-not-at-top
 from matplotlib import ticker  # pylint: disable=g-import-not-at-top
 
-from nfsp_spiel.evaluation import matches  # pylint: disable=g-import-not-at-top
+from nfsp_spiel.poker.stakes import big_blind  # pylint: disable=g-import-not-at-top
 
 CSV_NAME = "curve.csv"
 TENSORBOARD_NAME = "tensorboard"
@@ -56,7 +56,7 @@ class LearningCurveLogger:
     self._start = time.perf_counter()
     self._writer = None
     if tensorboard:
-      from nfsp_spiel.quiet_tensorflow import tf  # pylint: disable=g-import-not-at-top
+      from nfsp_spiel.core.quiet_tensorflow import tf  # pylint: disable=g-import-not-at-top
       events = os.path.join(directory, TENSORBOARD_NAME)
       shutil.rmtree(events, ignore_errors=True)  # rebuilt from the CSV
       self._writer = tf.summary.create_file_writer(events)
@@ -88,7 +88,7 @@ class LearningCurveLogger:
     return row
 
   def _write_scalars(self, step, metrics):
-    from nfsp_spiel.quiet_tensorflow import tf  # pylint: disable=g-import-not-at-top
+    from nfsp_spiel.core.quiet_tensorflow import tf  # pylint: disable=g-import-not-at-top
     with self._writer.as_default():
       for name, value in metrics.items():
         tf.summary.scalar(name, value, step=step)
@@ -182,7 +182,7 @@ QUANTITIES = (
 
 def payoff_unit(game):
   """The unit of `game`'s payoffs per game played, for exploitability axes."""
-  if matches.big_blind(game) is None:
+  if big_blind(game) is None:
     return "payoff/game"
   return CHIPS_PER_HAND
 
