@@ -12,7 +12,9 @@ A new learner plugs in without touching the agent: a frozen dataclass with a
 returns an object with the methods below, given as
 `NFSPConfig(best_response=...)`. `nfsp_spiel.nfsp.dqn` (the NFSP paper's) and
 `nfsp_spiel.nfsp.arm` (NFSP-ARM's) are the shipped ones; the test
-`tests/test_learner_protocol.py` adds tabular Q-learning in 30 lines.
+`tests/test_learner_protocol.py` adds tabular one-step Q-learning in about 45
+lines (it learns in `add` and gives the compiled call nothing; its
+checkpoint methods are left out).
 """
 
 from typing import Protocol, Sequence
@@ -48,6 +50,8 @@ class BestResponseLearner(LearningPart, Protocol):
 
   memory: object  # M_RL (anything with len()), for diagnostics and tests
   weights: list  # the numpy weights acting reads
+  updates: object  # a tf.Variable (int64): updates made, for checkpoints
+  record_size: int  # floats per record of `record_fields()`
 
   def record_fields(self) -> Sequence[str]:
     """The transition fields it learns from, in record order, among
