@@ -2,7 +2,9 @@
 
 The parts, by module:
 
-* `agent`: `NFSP`, one player's OpenSpiel RL agent (acting, `step`);
+* `batched_agent`: `BatchedAgent`, one player's agent as the drivers use it
+  (its learning parts; acting, recording and learning on batches);
+* `agent`: `NFSP`, that agent as an OpenSpiel RL agent (`step`);
 * `config`: `NFSPConfig` and the learners' `DQNConfig`, `ARMConfig`, with
   the papers' presets (no TensorFlow);
 * `learner`: the `BestResponseLearner` protocol; `dqn`, `arm`: the two
@@ -25,10 +27,11 @@ import importlib
 
 _EXPORTS = {
     "NFSP": "agent", "MODE": "agent", "agents_for": "agent",
+    "BatchedAgent": "batched_agent",
     "NFSPConfig": "config", "DQNConfig": "config", "ARMConfig": "config",
     "POLICIES": "config", "SL_MEMORIES": "config",
     "EPSILON_SCHEDULES": "config", "BEST_RESPONSES": "config",
-    "masked_softmax": "average_policy",
+    "masked_softmax": "average_policy", "PendingMoves": "transitions",
     "FusedLearning": "fused_learning", "learn_together": "fused_learning",
     "save_agents": "checkpoint", "read_agents": "checkpoint",
     "restore_agents": "checkpoint", "IGNORED_FIELDS": "checkpoint",

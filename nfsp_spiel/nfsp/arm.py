@@ -44,9 +44,9 @@ matching explores by itself).
 
 import numpy as np
 
+from nfsp_spiel.core.quiet_tensorflow import tf
 from nfsp_spiel.nfsp import networks
 from nfsp_spiel.nfsp import transitions
-from nfsp_spiel.core.quiet_tensorflow import tf
 
 
 def regret_matching(outputs, legal):

@@ -13,9 +13,9 @@ import math
 
 import numpy as np
 
+from nfsp_spiel.core.quiet_tensorflow import tf
 from nfsp_spiel.nfsp import networks
 from nfsp_spiel.nfsp import replay_memory
-from nfsp_spiel.core.quiet_tensorflow import tf
 
 # The dtype of M_SL's [state, action] rows as the learning call reads them.
 _SL_DTYPES = {"float32": "float32", "uint8": "uint8", "bits": "float32"}

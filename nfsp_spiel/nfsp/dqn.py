@@ -25,10 +25,10 @@ import math
 
 import numpy as np
 
+from nfsp_spiel.core.quiet_tensorflow import tf
 from nfsp_spiel.nfsp import networks
 from nfsp_spiel.nfsp import replay_memory
 from nfsp_spiel.nfsp import transitions
-from nfsp_spiel.core.quiet_tensorflow import tf
 
 # Added to illegal actions' values before a max (finite, so that 0 * it = 0).
 _ILLEGAL = -1e9

@@ -10,8 +10,8 @@ product per layer either way.
 
 import numpy as np
 
-from nfsp_spiel.nfsp.config import INITIALISATIONS
 from nfsp_spiel.core.quiet_tensorflow import tf
+from nfsp_spiel.nfsp.config import INITIALISATIONS
 
 
 def initial_layer(fan_in, fan_out, init, rng):

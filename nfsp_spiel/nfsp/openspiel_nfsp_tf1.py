@@ -24,8 +24,8 @@ not a directory).
 
 from nfsp_spiel import nfsp
 from nfsp_spiel import openspiel_nfsp
-from nfsp_spiel.nfsp import MODE  # noqa: F401  (OpenSpiel's name)
 from nfsp_spiel.core.quiet_tensorflow import tf
+from nfsp_spiel.nfsp import MODE  # noqa: F401  (OpenSpiel's name)
 
 # The keyword arguments the TF1 NFSP passes on to its DQN
 # (open_spiel/python/algorithms/dqn.py: `DQN.__init__`); of these, its

@@ -88,3 +88,61 @@ class PendingMoves:
                   np.zeros((count, self._num_actions)), np.ones(count),
                   games=previous)
     self.waiting[games] = False
+
+
+class WaitingRecords:
+  """Records on their way to an agent's memories: M_RL transitions for
+  `learner`, M_SL rows for `average_policy`.
+
+  They wait in lists until the memories are read (a learning call, a
+  checkpoint: `store`): the memories' contents at every read are those of
+  adding each record at once, and a single game's step costs one list
+  append instead of a memory update. A copy of the agent in another process
+  hands its waiting records over (`take`, `put`).
+  """
+
+  def __init__(self, learner, average_policy):
+    self._learner = learner
+    self._average_policy = average_policy
+    self._transitions, self._steps = [], []
+
+  def add_transitions(self, rows):
+    self._transitions.append(rows)
+
+  def add_steps(self, rows):
+    self._steps.append(rows)
+
+  def store(self):
+    """Adds every waiting record to its memory."""
+    if self._transitions:
+      self._learner.add(np.concatenate(self._transitions))
+      self._transitions.clear()
+    if self._steps:
+      self._average_policy.add(np.concatenate(self._steps))
+      self._steps.clear()
+
+  def arrays(self):
+    """The waiting records, as one M_RL and one M_SL array."""
+    widths = ((self._learner.record_size, np.float32),
+              self._average_policy.row_format)
+    return tuple(np.concatenate(waiting) if waiting else
+                 np.zeros((0, width), dtype)
+                 for waiting, (width, dtype) in zip(
+                     (self._transitions, self._steps), widths))
+
+  def take(self):
+    """Removes the waiting records and returns them (`arrays()`)."""
+    arrays = self.arrays()
+    self._transitions.clear()
+    self._steps.clear()
+    return arrays
+
+  def put(self, transitions, steps):
+    """Adds another copy's `take()` to the waiting records."""
+    self._transitions.append(transitions)
+    self._steps.append(steps)
+
+  def load(self, transitions, steps):
+    """Replaces the waiting records (a checkpoint's)."""
+    self._transitions[:] = [transitions]
+    self._steps[:] = [steps]
