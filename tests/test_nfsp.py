@@ -1,7 +1,6 @@
 """NFSP agent: paper settings, anticipatory dynamics, OpenSpiel RL-loop
 conformance, checkpoints and bad input."""
 
-import dataclasses
 import json
 
 import numpy as np
@@ -13,8 +12,9 @@ import pytest
 import nfsp_spiel  # noqa: F401
 from nfsp_spiel import nfsp
 
-SMALL = nfsp.NFSPConfig(rl_memory_capacity=5000, sl_memory_capacity=20000,
-                        learn_every=16, batch_size=32, min_memory_to_learn=32)
+SMALL = nfsp.NFSPConfig(best_response=nfsp.DQNConfig(memory_capacity=5000),
+                        sl_memory_capacity=20000, learn_every=16,
+                        batch_size=32, min_memory_to_learn=32)
 
 
 def _env(game, seed=0):
@@ -37,24 +37,27 @@ def _play(env, agents, episodes, is_evaluation=False, check=None):
 
 def test_presets_hold_the_papers_values():
   leduc = nfsp.NFSPConfig.leduc()
-  assert (leduc.hidden_layers, leduc.rl_memory_capacity,
+  dqn = leduc.best_response
+  assert isinstance(dqn, nfsp.DQNConfig)
+  assert (leduc.hidden_layers, dqn.memory_capacity,
           leduc.sl_memory_capacity, leduc.sl_memory) == (
               (64,), 200_000, 2_000_000, "reservoir")
-  assert (leduc.rl_learning_rate, leduc.sl_learning_rate, leduc.batch_size,
-          leduc.updates_per_learn, leduc.target_refit_every,
-          leduc.anticipatory, leduc.epsilon_start) == (
+  assert (dqn.learning_rate, leduc.sl_learning_rate, leduc.batch_size,
+          leduc.updates_per_learn, dqn.target_refit_every,
+          leduc.anticipatory, dqn.epsilon_start) == (
               0.1, 0.005, 128, 2, 300, 0.1, 0.06)
   # Heinrich's public Leduc code: 128 game steps (64 of one agent's) per
   # iteration, epsilon 0.06 / (1 + 0.01 sqrt(k)), learning from 1000 records,
   # Torch7's initialisation, rewards scaled by 0.0385.
-  assert (leduc.learn_every, leduc.epsilon_schedule, leduc.epsilon_decay,
+  assert (leduc.learn_every, dqn.epsilon_schedule, dqn.epsilon_decay,
           leduc.min_memory_to_learn, leduc.init, leduc.reward_scale) == (
               64, "polynomial", 0.01, 1000, "torch", 0.0385)
   lhe = nfsp.NFSPConfig.lhe()
-  assert (lhe.hidden_layers, lhe.rl_memory_capacity, lhe.sl_memory_capacity,
-          lhe.sl_memory, lhe.sl_min_probability, lhe.sl_learning_rate,
-          lhe.batch_size, lhe.learn_every, lhe.target_refit_every,
-          lhe.epsilon_start) == ((1024, 512, 1024, 512), 600_000, 30_000_000,
+  assert (lhe.hidden_layers, lhe.best_response.memory_capacity,
+          lhe.sl_memory_capacity, lhe.sl_memory, lhe.sl_min_probability,
+          lhe.sl_learning_rate, lhe.batch_size, lhe.learn_every,
+          lhe.best_response.target_refit_every,
+          lhe.best_response.epsilon_start) == ((1024, 512, 1024, 512), 600_000, 30_000_000,
                                  "exponential_reservoir", 0.25, 0.01, 256,
                                  128, 1000, 0.08)
   assert lhe.reward_scale == pytest.approx(1 / 480)
@@ -71,7 +74,8 @@ def test_epsilon_schedules():
   agent.steps = 64 * 10_000  # k = 10^4: sqrt(k) = 100
   assert agent.epsilon == pytest.approx(0.03)
   literal = nfsp.NFSP(0, 11, 2, nfsp.NFSPConfig(
-      epsilon_schedule="inverse_sqrt", learn_every=128))
+      best_response=nfsp.DQNConfig(epsilon_schedule="inverse_sqrt"),
+      learn_every=128))
   literal.steps = 128 * 99
   assert literal.epsilon == pytest.approx(0.006)
 
@@ -113,8 +117,8 @@ def test_anticipatory_choice_is_per_episode_and_only_best_responses_reach_sl():
   """Per episode all of an agent's steps follow one policy (epsilon-greedy
   Q with probability eta); M_SL receives exactly the best-response steps."""
   env = _env("kuhn_poker", 0)
-  agents = nfsp.agents_for(env.game, dataclasses.replace(
-      SMALL, anticipatory=0.3, learn_every=10**9), seed=0)
+  agents = nfsp.agents_for(env.game, SMALL.replace(
+      anticipatory=0.3, learn_every=10**9), seed=0)
   best_response_steps, episodes_in_mode = 0, []
   for _ in range(2000):
     time_step = env.reset()
@@ -125,7 +129,7 @@ def test_anticipatory_choice_is_per_episode_and_only_best_responses_reach_sl():
       epsilon = agent.epsilon
       output = agent.step(time_step)
       probs = output.probs
-      mode = agent._best_response  # pylint: disable=protected-access
+      mode, _ = agent.episode()
       modes.append((player, mode))
       if player == 0:
         best_response_steps += mode
@@ -148,8 +152,8 @@ def test_dqn_baseline_average_network_only_observes():
   """eta = 1: every step is a best-response step, all reach M_SL, and the
   average network never acts."""
   env = _env("kuhn_poker", 0)
-  agents = nfsp.agents_for(env.game, dataclasses.replace(
-      SMALL, anticipatory=1.0), seed=0)
+  agents = nfsp.agents_for(env.game, SMALL.replace(anticipatory=1.0),
+                           seed=0)
   _play(env, agents, 500)
   for agent in agents:
     agent.store()
@@ -198,7 +202,7 @@ def test_checkpoint_errors_change_nothing(tmp_path):
   game = pyspiel.load_game("kuhn_poker")
   agents = nfsp.agents_for(game, SMALL, seed=0)
   path = nfsp.save_agents(str(tmp_path / "ckpt.npz"), game, agents)
-  other = nfsp.agents_for(game, dataclasses.replace(SMALL, anticipatory=0.5),
+  other = nfsp.agents_for(game, SMALL.replace(anticipatory=0.5),
                           seed=1)
   weights = [w.copy() for w in other[0].best_response_learner.weights]
   with pytest.raises(ValueError, match="with other settings \\(anticipatory: 0.1 there, 0.5 here\\)"):
@@ -297,8 +301,9 @@ def test_learning_together_is_learning_one_agent_after_the_other():
     assert int(a.best_response_learner.updates.numpy()) == int(b.best_response_learner.updates.numpy()) > 0
     assert np.isfinite(list(a.losses.values())).all()
     assert a.losses == pytest.approx(b.losses, rel=1e-6)
-    for x, y in zip(a.best_response_learner.weights + a._average_weights,  # pylint: disable=protected-access
-                    b.best_response_learner.weights + b._average_weights):  # pylint: disable=protected-access
+    for x, y in zip(
+        a.best_response_learner.weights + a.average_policy.weights,
+        b.best_response_learner.weights + b.average_policy.weights):
       np.testing.assert_allclose(x, y, rtol=1e-6, atol=1e-7)
   assert idle.best_response_learner.weights is idle_weights
   assert int(idle.best_response_learner.updates.numpy()) == 0
