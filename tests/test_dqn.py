@@ -4,15 +4,17 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-from nfsp_spiel import dqn
-from nfsp_spiel import networks
 from nfsp_spiel import nfsp
+from nfsp_spiel.nfsp import dqn
+from nfsp_spiel.nfsp import networks
 
 
 def _agent(refit_every):
-  config = nfsp.NFSPConfig(rl_memory_capacity=100, sl_memory_capacity=100,
-                           batch_size=8, min_memory_to_learn=8,
-                           updates_per_learn=1, target_refit_every=refit_every)
+  config = nfsp.NFSPConfig(
+      best_response=nfsp.DQNConfig(memory_capacity=100,
+                                   target_refit_every=refit_every),
+      sl_memory_capacity=100, batch_size=8, min_memory_to_learn=8,
+      updates_per_learn=1)
   agent = nfsp.NFSP(0, 4, 3, config, seed=0)
   rng = np.random.default_rng(0)
   agent.observe_transitions(rng.random((50, 4)), rng.integers(3, size=50),
@@ -66,8 +68,9 @@ def test_without_a_target_network_the_q_network_bootstraps_itself():
   """target_refit_every=0 (Heinrich's public Leduc code): the TD target's
   max comes from the Q-network being trained."""
   rng = np.random.default_rng(3)
-  online = dqn.DQN(4, 3, nfsp.NFSPConfig(hidden_layers=(5,),
-                                              target_refit_every=0), rng)
+  no_target = nfsp.NFSPConfig(
+      hidden_layers=(5,), best_response=nfsp.DQNConfig(target_refit_every=0))
+  online = dqn.DQN(4, 3, no_target, rng)
   assert online.target_network is None
   batch = {"state": rng.random((4, 4)).astype(np.float32),
            "action": np.array([0, 1, 2, 0], np.int32),
@@ -91,8 +94,9 @@ def test_an_update_moves_q_by_the_gradient_of_half_the_squared_error():
   """One SGD step at stepsize lr on a single transition moves the output
   bias of the taken action by lr * (target - Q), nothing else of it."""
   rng = np.random.default_rng(2)
-  learner = dqn.DQN(4, 3, nfsp.NFSPConfig(hidden_layers=(5,),
-                                               target_refit_every=0), rng)
+  no_target = nfsp.NFSPConfig(
+      hidden_layers=(5,), best_response=nfsp.DQNConfig(target_refit_every=0))
+  learner = dqn.DQN(4, 3, no_target, rng)
   batch = {"state": rng.random((1, 4)).astype(np.float32),
            "action": np.array([1], np.int32),
            "reward": np.array([0.7], np.float32),
