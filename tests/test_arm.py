@@ -1,6 +1,4 @@
-"""ARM (`nfsp_spiel.arm`) and NFSP-ARM: the policy, the targets, learning."""
-
-import dataclasses
+"""ARM (`nfsp_spiel.nfsp.arm`) and NFSP-ARM: the policy, the targets, learning."""
 
 import numpy as np
 import pyspiel
@@ -8,20 +6,21 @@ import pytest
 from open_spiel.python import rl_environment
 
 import nfsp_spiel  # noqa: F401  (registers the games)
-from nfsp_spiel import arm
-from nfsp_spiel import dqn
 from nfsp_spiel import evaluation
 from nfsp_spiel import nfsp
-from nfsp_spiel import nfsp_config
 from nfsp_spiel import selfplay
-from nfsp_spiel.quiet_tensorflow import tf
+from nfsp_spiel.core.quiet_tensorflow import tf
+from nfsp_spiel.nfsp import arm
+from nfsp_spiel.nfsp import config as nfsp_config
+from nfsp_spiel.nfsp import transitions
 
 # A small NFSP-ARM: iterations of 200 transitions, 50 updates each; eta 0.1
 # and one layer of 64, the values the tests below were measured with (the
 # preset now takes the authors' eta 0.5 and Leduc's [128, 128, 64]).
 SMALL = nfsp.NFSPConfig.nfsp_arm(
-    arm_iteration_steps=200, arm_updates=50, sl_memory_capacity=20_000,
-    min_memory_to_learn=100, anticipatory=0.1, hidden_layers=(64,))
+    best_response=nfsp.ARMConfig(iteration_steps=200, updates=50),
+    sl_memory_capacity=20_000, min_memory_to_learn=100, anticipatory=0.1,
+    hidden_layers=(64,))
 
 
 def test_regret_matching_by_hand():
@@ -60,7 +59,7 @@ def test_n_step_returns_follow_each_game_by_hand():
   ])
   games = np.array([7, 3, 7, 3, 7])
   returns, bootstrap_states, weights = arm.n_step_targets(
-      dqn.record_columns(2, 2), records, games, n=2, discount=0.5)
+      transitions.record_columns(2, 2), records, games, n=2, discount=0.5)
   # row 0: r0 + .5 r2, then bootstraps from s2 (row 2's next state) at .25
   # row 1: 1 + .5 * 2, bootstraps from t2 at .25
   # row 2: 0 + .5 * 4, the episode ended: no bootstrap
@@ -88,7 +87,7 @@ def test_targets_and_loss_match_numpy_on_a_fixed_batch():
   outputs = learner.outputs(states)
   carried = np.maximum(outputs[np.arange(6), actions] - outputs[:, -1], 0.0)
   target_weights = learner.target_network.numpy_weights()
-  from nfsp_spiel import networks  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.nfsp import networks  # pylint: disable=g-import-not-at-top
   value_targets = returns + weights * networks.forward(
       target_weights, bootstrap_states)[:, -1]
   advantage_targets = carried + value_targets
@@ -116,9 +115,9 @@ def test_an_iteration_fits_v_to_the_returns():
   """Many steps on one batch of terminal transitions: V(o) approaches the
   mean return of o's transitions and Q+(o, a) that of (o, a) (first
   iteration: nothing carried)."""
-  config = nfsp.NFSPConfig.nfsp_arm(hidden_layers=(16,), arm_updates=1500,
-                                    arm_iteration_steps=400,
-                                    arm_learning_rate=1e-2)
+  config = nfsp.NFSPConfig.nfsp_arm(
+      hidden_layers=(16,), best_response=nfsp.ARMConfig(
+          updates=1500, iteration_steps=400, learning_rate=1e-2))
   learner = arm.ARM(2, 2, config, np.random.default_rng(0))
   rng = np.random.default_rng(1)
   actions = rng.integers(0, 2, 400)
@@ -149,7 +148,8 @@ def test_arm_average_play_approaches_rock_paper_scissors_equilibrium():
   to 0.57): ARM fits Q+ only at the actions it takes, so an action regret
   matching stops playing is not re-evaluated (README, NFSP-ARM)."""
   game = pyspiel.convert_to_turn_based(pyspiel.load_game("matrix_rps"))
-  config = nfsp.NFSPConfig.arm(arm_iteration_steps=500, arm_updates=200,
+  config = nfsp.NFSPConfig.arm(best_response=nfsp.ARMConfig(
+                                   iteration_steps=500, updates=200),
                                sl_memory_capacity=200_000,
                                min_memory_to_learn=500,
                                hidden_layers=(64,))  # as measured
@@ -235,8 +235,11 @@ def test_runs_in_openspiels_rl_environment(name):
 def test_bad_input_is_named():
   with pytest.raises(ValueError, match="best_response='sarsa'.*'dqn', 'arm'"):
     nfsp.NFSPConfig(best_response="sarsa")
-  with pytest.raises(ValueError, match="arm_discount=0"):
-    nfsp.NFSPConfig.nfsp_arm(arm_discount=0)
+  with pytest.raises(ValueError, match=r"ARMConfig.discount=0: must be in "
+                     r"\(0, 1\]"):
+    nfsp.ARMConfig(discount=0)
+  with pytest.raises(ValueError, match="ARMConfig.discount=0"):
+    nfsp.NFSPConfig.nfsp_arm(arm_discount=0)  # the flat name, as before
   with pytest.raises(ValueError, match="liars_dice_ir.*no information-state "
                      "tensors.*imperfect information"):
     nfsp.agents_for(pyspiel.load_game("liars_dice_ir"), SMALL)
@@ -252,8 +255,8 @@ def test_nfsp_arm_presets_hold_the_authors_values():
   leduc = nfsp.NFSPConfig.nfsp_arm()
   assert leduc == nfsp.NFSPConfig.nfsp_arm("leduc_poker")
   assert (leduc.best_response, leduc.anticipatory, leduc.hidden_layers,
-          leduc.arm_iteration_steps, leduc.reward_scale) == (
-              "arm", 0.5, (128, 128, 64), 4000, 1.0)
+          leduc.best_response.iteration_steps, leduc.reward_scale) == (
+              nfsp.ARMConfig(), 0.5, (128, 128, 64), 4000, 1.0)
   paper = nfsp.NFSPConfig.leduc()
   for name in ("sl_memory_capacity", "sl_memory", "sl_learning_rate",
                "batch_size", "learn_every", "updates_per_learn",
@@ -277,20 +280,21 @@ def test_nfsp_arm_presets_hold_the_authors_values():
 def test_the_authors_nfsp_baseline_is_openspiels_tf1_nfsp_with_their_arguments():
   """`main_nfsp.py` lines 24-35 and 81-83 calling their copy of OpenSpiel's
   TF1 NFSP (`nfsp.py` lines 57-62) through this package's TF1 wrapper."""
-  from nfsp_spiel import openspiel_nfsp  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.nfsp import openspiel_nfsp  # pylint: disable=g-import-not-at-top
   baseline = nfsp.NFSPConfig.nfsp_arm_baseline()
   theirs = openspiel_nfsp.openspiel_config(
       [64], int(2e6), 0.5, replay_buffer_capacity=int(2e5),
       epsilon_decay_duration=int(15e6), epsilon_start=0.06,
       epsilon_end=0.00001, weight_update_coeff=1.0,
       epsilon_decay_schedule_str="linear")
-  assert baseline == dataclasses.replace(theirs, device=None)
+  assert baseline == theirs.replace(device=None)
+  dqn = baseline.best_response
+  assert isinstance(dqn, nfsp.DQNConfig)
   assert (baseline.hidden_layers, baseline.anticipatory,
-          baseline.rl_memory_capacity, baseline.sl_learning_rate,
-          baseline.rl_learning_rate, baseline.target_refit_every,
-          baseline.epsilon_end, baseline.epsilon_decay_steps,
-          baseline.best_response) == ((64,), 0.5, 200_000, 0.01, 0.02, 15,
-                                      1e-5, 15_000_000, "dqn")
+          dqn.memory_capacity, baseline.sl_learning_rate,
+          dqn.learning_rate, dqn.target_refit_every,
+          dqn.epsilon_end, dqn.epsilon_decay_steps) == (
+              (64,), 0.5, 200_000, 0.01, 0.02, 15, 1e-5, 15_000_000)
 
 
 def test_both_networks_take_the_presets_sizes_and_checkpoints_keep_them(
@@ -300,8 +304,8 @@ def test_both_networks_take_the_presets_sizes_and_checkpoints_keep_them(
   checkpoint of one game's sizes is refused by an agent of another's."""
   game = pyspiel.load_game("leduc_poker")
   size = game.information_state_tensor_size()
-  agents = nfsp.agents_for(game, dataclasses.replace(
-      nfsp.NFSPConfig.nfsp_arm(), sl_memory_capacity=1000), seed=0)
+  agents = nfsp.agents_for(
+      game, nfsp.NFSPConfig.nfsp_arm(sl_memory_capacity=1000), seed=0)
   widths = [size, 128, 128, 64]
   for agent in agents:
     arm_shapes = [w.shape for w in agent.best_response_learner.weights]
@@ -311,7 +315,7 @@ def test_both_networks_take_the_presets_sizes_and_checkpoints_keep_them(
     assert average_shapes[0::2] == [(a, b) for a, b in zip(
         widths, widths[1:] + [game.num_distinct_actions()])]
   path = nfsp.save_agents(str(tmp_path / "leduc.npz"), game, agents)
-  other = nfsp.agents_for(game, dataclasses.replace(
-      nfsp.NFSPConfig.nfsp_arm("liars_dice"), sl_memory_capacity=1000))
+  other = nfsp.agents_for(
+      game, nfsp.NFSPConfig.nfsp_arm("liars_dice", sl_memory_capacity=1000))
   with pytest.raises(ValueError, match="hidden_layers"):
     nfsp.restore_agents(path, game, other)
