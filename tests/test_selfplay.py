@@ -1,21 +1,20 @@
 """Batched self-play: same dynamics as the single-game path, compiled trees,
 exact resumption, convergence on Kuhn, bad input."""
 
-import dataclasses
-
 import numpy as np
 from open_spiel.python import rl_environment
 import pyspiel
 import pytest
 
 import nfsp_spiel  # noqa: F401
-from nfsp_spiel import checkpoints
 from nfsp_spiel import evaluation
 from nfsp_spiel import nfsp
 from nfsp_spiel import selfplay
+from nfsp_spiel.core import checkpoints
 
-SMALL = nfsp.NFSPConfig(rl_memory_capacity=5000, sl_memory_capacity=20000,
-                        learn_every=16, batch_size=32, min_memory_to_learn=32,
+SMALL = nfsp.NFSPConfig(best_response=nfsp.DQNConfig(memory_capacity=5000),
+                        sl_memory_capacity=20000, learn_every=16,
+                        batch_size=32, min_memory_to_learn=32,
                         anticipatory=0.3)
 
 
@@ -200,7 +199,7 @@ def test_bit_packed_memory_trains_and_resumes_exactly(tmp_path):
   game = pyspiel.load_game("leduc_poker")
   runs = {}
   for dtype in ("uint8", "bits"):
-    config = dataclasses.replace(SMALL, memory_dtype=dtype)
+    config = SMALL.replace(memory_dtype=dtype)
     runs[dtype] = nfsp.agents_for(game, config, seed=2)
     selfplay.SelfPlay(game, runs[dtype], num_games=16, seed=3).play(3000)
   for a, b in zip(runs["uint8"], runs["bits"]):
@@ -218,14 +217,12 @@ def test_bit_packed_memory_trains_and_resumes_exactly(tmp_path):
                     b.average_network.numpy_weights()):
       np.testing.assert_array_equal(x, y)
   path = str(tmp_path / "run.npz")
-  resumed = _resumed_halfway(game, dataclasses.replace(SMALL,
-                                                       memory_dtype="bits"),
-                             path)
+  resumed = _resumed_halfway(game, SMALL.replace(memory_dtype="bits"), path)
   for a, b in zip(runs["bits"], resumed):
     for x, y in zip(a.average_network.numpy_weights(),
                     b.average_network.numpy_weights()):
       np.testing.assert_array_equal(x, y)
   # A checkpoint written with bytes is not this run's.
-  other = nfsp.agents_for(game, dataclasses.replace(SMALL, memory_dtype="uint8"))
+  other = nfsp.agents_for(game, SMALL.replace(memory_dtype="uint8"))
   with pytest.raises(checkpoints.CheckpointError, match="memory_dtype"):
     selfplay.SelfPlay(game, other, num_games=16, seed=3).restore(path)
