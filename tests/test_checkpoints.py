@@ -6,7 +6,6 @@ other settings and a damaged one with one `CheckpointError` naming the file,
 what it holds and what was expected; the file is never changed.
 """
 
-import dataclasses
 import json
 import os
 import re
@@ -17,16 +16,18 @@ import numpy as np
 import pyspiel
 import pytest
 
-from nfsp_spiel import checkpoints
 from nfsp_spiel import fsp
 from nfsp_spiel import nfsp
 from nfsp_spiel import selfplay
 from nfsp_spiel import smooth_uct
 from nfsp_spiel import xfp
+from nfsp_spiel.core import checkpoints
+from nfsp_spiel.nfsp import config as nfsp_config
 
 KUHN = pyspiel.load_game("kuhn_poker")
-TINY = nfsp.NFSPConfig(rl_memory_capacity=500, sl_memory_capacity=500,
-                       hidden_layers=(8,), min_memory_to_learn=16)
+TINY = nfsp.NFSPConfig(best_response=nfsp.DQNConfig(memory_capacity=500),
+                       sl_memory_capacity=500, hidden_layers=(8,),
+                       min_memory_to_learn=16)
 
 
 def _nfsp_driver(game=KUHN, config=TINY, num_games=4):
@@ -93,9 +94,9 @@ def test_another_algorithms_checkpoint_is_named(saved, restorer, writer):
     ("Smooth UCT", {"c": 99.0}, "c: 1.75 there, 99.0 here"),
     ("Smooth UCT", {"seed": 3}, "seed: 0 there, 3 here"),
     ("NFSP", {"num_games": 8}, "num_games: 4 there, 8 here"),
-    ("NFSP", {"config": dataclasses.replace(TINY, anticipatory=0.5)},
+    ("NFSP", {"config": TINY.replace(anticipatory=0.5)},
      "anticipatory: 0.1 there, 0.5 here"),
-    ("NFSP agent", {"config": dataclasses.replace(TINY, hidden_layers=(9,))},
+    ("NFSP agent", {"config": TINY.replace(hidden_layers=(9,))},
      "hidden_layers: [8] there, [9] here"),
 ])
 def test_other_settings_are_named(saved, algorithm, changes, message):
@@ -158,23 +159,28 @@ def test_files_that_are_not_checkpoints(tmp_path):
 
 
 def test_checkpoints_without_header_are_still_recognised(saved, tmp_path):
-  """Files written before headers: NFSP's kept their config and resume;
-  the others' settings were not saved, so they are refused by name."""
+  """Files written before headers: NFSP's kept their config (in the flat
+  form of the time: `rl_memory_capacity`, ...) and resume; the others'
+  settings were not saved, so they are refused by name."""
   path = str(tmp_path / "old_nfsp.npz")
   with np.load(saved["NFSP"]) as data:
     arrays = {k: data[k] for k in data.files
               if k not in (checkpoints.HEADER, checkpoints.PROGRESS)}
+  flat_names = {f"best_response.{field}": name for name, (kind, field)
+                in nfsp_config.LEGACY_FIELDS.items() if kind == "dqn"}
   for key in [k for k in arrays if k.endswith("/config")]:
-    config = json.loads(str(arrays[key]))  # fields added since: absent
-    for field in ("epsilon_end", "epsilon_decay_steps"):
+    config = json.loads(str(arrays[key]))
+    del config["best_response"]
+    config = {flat_names.get(name, name): value
+              for name, value in config.items()}
+    for field in ("epsilon_end", "epsilon_decay_steps"):  # added since
       del config[field]
     arrays[key] = json.dumps(config)
   np.savez(path, **arrays)
   SOLVERS["NFSP"][1](path)
   with pytest.raises(checkpoints.CheckpointError,
                      match="anticipatory: 0.1 there, 0.5 here"):
-    SOLVERS["NFSP"][1](path, config=dataclasses.replace(TINY,
-                                                       anticipatory=0.5))
+    SOLVERS["NFSP"][1](path, config=TINY.replace(anticipatory=0.5))
   old_xfp = str(tmp_path / "old_xfp.npz")
   np.savez(old_xfp, game=str(KUHN), strategy0=np.zeros(3), rng="{}")
   with pytest.raises(checkpoints.CheckpointError, match=re.escape(
