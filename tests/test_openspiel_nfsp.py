@@ -22,7 +22,7 @@ import pytest
 from nfsp_spiel import nfsp as nfsp_lib
 from nfsp_spiel import openspiel_nfsp
 from nfsp_spiel import openspiel_nfsp_tf1
-from nfsp_spiel.quiet_tensorflow import tf
+from nfsp_spiel.core.quiet_tensorflow import tf
 
 OPENSPIELS_IMPORT = "from open_spiel.python.pytorch import nfsp\n"
 OURS = "from nfsp_spiel import openspiel_nfsp as nfsp\n"
@@ -111,9 +111,8 @@ def test_a_tf1_script_learns_kuhn_with_one_import_changed():
     end = exploitability.exploitability(env.game, evaluated)
   assert start > 0.4 and end < 0.25, (start, end)
   assert all(loss is not None for loss in agents[0].loss)
-  config = agents[0].config
-  assert (config.epsilon_schedule, config.target_refit_every) == (
-      "linear", 62)
+  dqn = agents[0].config.best_response
+  assert (dqn.epsilon_schedule, dqn.target_refit_every) == ("linear", 62)
 
 
 def test_the_defaults_are_openspiels():
@@ -127,16 +126,17 @@ def test_the_defaults_are_openspiels():
   dqn = {name: parameter.default for name, parameter in inspect.signature(
       openspiels.dqn.DQN).parameters.items()}
   config = openspiel_nfsp.openspiel_config([128], int(2e6), 0.1)
-  assert (config.rl_memory_capacity, config.epsilon_start, config.epsilon_end,
-          config.epsilon_decay_steps, config.epsilon_schedule) == (
+  ours = config.best_response
+  assert (ours.memory_capacity, ours.epsilon_start, ours.epsilon_end,
+          ours.epsilon_decay_steps, ours.epsilon_schedule) == (
               dqn["replay_buffer_capacity"], dqn["epsilon_start"],
               dqn["epsilon_end"], dqn["epsilon_decay_duration"],
               {"exp": "exponential"}[dqn["epsilon_decay_schedule_str"]])
-  assert config.target_refit_every == dqn["update_target_network_every"] // 64
+  assert ours.target_refit_every == dqn["update_target_network_every"] // 64
   assert (dqn["discount_factor"], dqn["loss_str"], dqn["optimizer_str"],
           dqn["weight_update_coeff"], dqn["gradient_clipping"],
           dqn["device"]) == (1.0, "mse", "sgd", 0.995, None, "cpu")
-  assert (config.rl_learning_rate, config.sl_learning_rate,
+  assert (ours.learning_rate, config.sl_learning_rate,
           config.batch_size, config.min_memory_to_learn, config.learn_every,
           config.updates_per_learn, config.reward_scale, config.device) == (
               0.02, 0.01, 128, 1000, 64, 1, 1.0, "/CPU:0")
@@ -154,18 +154,19 @@ def test_the_arguments_land_in_the_config():
       weight_update_coeff=1.0, huber_loss_parameter=2.0,
       allow_checkpointing=False)
   config = agent.config
+  dqn = config.best_response
   assert (agent.player_id, agent.state_size, agent.num_actions) == (1, 11, 2)
   assert (config.hidden_layers, config.sl_memory_capacity, config.sl_memory,
           config.anticipatory, config.batch_size, config.sl_learning_rate,
-          config.learn_every, config.rl_memory_capacity) == (
+          config.learn_every, dqn.memory_capacity) == (
               (32, 16), 3000, "reservoir", 0.25, 64, 0.002, 16, 500)
   # Half the squared error at twice the rate: OpenSpiel's SGD step; no
   # update before a batch's worth of records.
-  assert (config.rl_learning_rate, config.min_memory_to_learn) == (0.1, 64)
-  assert (config.target_refit_every, config.updates_per_learn,
+  assert (dqn.learning_rate, config.min_memory_to_learn) == (0.1, 64)
+  assert (dqn.target_refit_every, config.updates_per_learn,
           config.device) == (20, 1, "/GPU:1")
-  assert (config.epsilon_schedule, config.epsilon_start, config.epsilon_end,
-          config.epsilon_decay_steps) == ("linear", 0.06, 0.001, 20_000)
+  assert (dqn.epsilon_schedule, dqn.epsilon_start, dqn.epsilon_end,
+          dqn.epsilon_decay_steps) == ("linear", 0.06, 0.001, 20_000)
   assert agent.epsilon == pytest.approx(0.06)
   agent.steps = 10_000
   assert agent.epsilon == pytest.approx((0.06 + 0.001) / 2)
