@@ -46,6 +46,8 @@ _CURVE_NAMES = ("LearningCurveLogger", "cut_curve", "plot_curves",
 
 
 def __getattr__(name):
+  if name == "curves":  # the module's old place
+    return importlib.import_module("nfsp_spiel.run.curves")
   if name not in _CURVE_NAMES:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
   return getattr(importlib.import_module("nfsp_spiel.run.curves"), name)

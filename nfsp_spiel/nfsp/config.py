@@ -18,9 +18,10 @@ learners).
 
 Checkpoints and older scripts name fields in the flat form the package used
 before the learner configurations were split off (`rl_learning_rate`,
-`epsilon_start`, `arm_learning_rate`, ...): `NFSPConfig.replace` and the
-presets accept those names too, and `header_fields` / `upgrade_header` turn
-both forms into one (`LEGACY_FIELDS`).
+`epsilon_start`, `arm_learning_rate`, ...): `NFSPConfig(...)`,
+`NFSPConfig.replace`, `dataclasses.replace` and the presets accept those
+names too (they set the learner's field), and `header_fields` /
+`upgrade_header` turn both forms into one (`LEGACY_FIELDS`).
 """
 
 import dataclasses
@@ -472,6 +473,29 @@ def upgrade_header(fields):
     else:
       upgraded[name] = value
   return upgraded
+
+
+def _accept_legacy_fields(cls):
+  """Lets `cls`'s constructor (and so `dataclasses.replace`) take the
+  learner's flat names too (`LEGACY_FIELDS`), as scripts written before the
+  learners' configurations were split off give them: they go to the learner
+  through `replace`."""
+  dataclass_init = cls.__init__
+
+  def __init__(self, *args, **changes):
+    legacy = {name: changes.pop(name) for name in list(changes)
+              if name in LEGACY_FIELDS}
+    dataclass_init(self, *args, **changes)
+    if legacy:
+      object.__setattr__(self, "best_response",
+                         self.replace(**legacy).best_response)
+
+  __init__.__doc__ = dataclass_init.__doc__
+  cls.__init__ = __init__
+  return cls
+
+
+_accept_legacy_fields(NFSPConfig)
 
 
 def complete_header(fields):
