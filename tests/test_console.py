@@ -4,7 +4,7 @@ import os
 import subprocess
 import sys
 
-from nfsp_spiel import quiet_tensorflow
+from nfsp_spiel.core import quiet_tensorflow
 
 NOISE = ("oneDNN", "cudart_stub", "cpu_feature_guard", "InitializeLog",
          "To enable the following instructions", "XLA service",
@@ -12,14 +12,15 @@ NOISE = ("oneDNN", "cudart_stub", "cpu_feature_guard", "InitializeLog",
 TRAIN_A_LITTLE = """
 import pyspiel, nfsp_spiel
 from nfsp_spiel import nfsp, selfplay
+from nfsp_spiel.core.quiet_tensorflow import tf
 game = pyspiel.load_game("kuhn_poker")
-config = nfsp.NFSPConfig(min_memory_to_learn=32, rl_memory_capacity=1000,
-                         sl_memory_capacity=1000)
+config = nfsp.NFSPConfig(best_response=nfsp.DQNConfig(memory_capacity=1000),
+                         min_memory_to_learn=32, sl_memory_capacity=1000)
 selfplay.SelfPlay(game, nfsp.agents_for(game, config), 16).play(500)
-nfsp.tf.get_logger().warning("a real warning")
+tf.get_logger().warning("a real warning")
 try:  # TensorFlow logs a WARNING line for the failing op
-  nfsp.tf.linalg.matmul(nfsp.tf.ones([2, 3]), nfsp.tf.ones([2, 3]))
-except nfsp.tf.errors.InvalidArgumentError:
+  tf.linalg.matmul(tf.ones([2, 3]), tf.ones([2, 3]))
+except tf.errors.InvalidArgumentError:
   pass
 """
 # TensorFlow 2.21's start-up lines, as written on a machine without a GPU.
@@ -103,7 +104,7 @@ def test_filter_keeps_real_lines_in_order(tmp_path):
   path = _fake_tensorflow(tmp_path, START_UP + CUDART + REAL,
                           at_gpu_probe=CU_INIT)
   returncode, stderr = _run(
-      "import sys; import nfsp_spiel.quiet_tensorflow; "
+      "import sys; import nfsp_spiel.core.quiet_tensorflow; "
       "sys.stderr.write('after the import\\n')", path=path)
   assert returncode == 0, stderr
   if quiet_tensorflow.nvidia_driver_loaded():
@@ -114,7 +115,7 @@ def test_filter_keeps_real_lines_in_order(tmp_path):
 
 def test_fatal_line_reaches_the_console_when_tensorflow_aborts(tmp_path):
   path = _fake_tensorflow(tmp_path, START_UP + FATAL, abort=True)
-  returncode, stderr = _run("import nfsp_spiel.quiet_tensorflow", path=path)
+  returncode, stderr = _run("import nfsp_spiel.core.quiet_tensorflow", path=path)
   assert returncode != 0
   assert stderr == FATAL
 
