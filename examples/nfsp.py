@@ -29,7 +29,6 @@ curve as curve.csv.1).
   python examples/nfsp.py --actors 14 --ray_address auto --learner_gpus 1
 """
 
-import dataclasses
 import functools
 import sys
 
@@ -41,11 +40,12 @@ from tqdm import tqdm
 
 import nfsp_spiel  # noqa: F401
 from nfsp_spiel import evaluation
-from nfsp_spiel import nfsp_config
+from nfsp_spiel.nfsp import config as nfsp_config
 import run_flags  # examples/run_flags.py
 
-# nfsp_spiel.nfsp and .selfplay import TensorFlow (seconds and ~600 MB), so
-# they are imported where they are used, after the flags: --help is instant.
+# NFSP's agents and drivers import TensorFlow (seconds and ~600 MB), so they
+# are imported where they are used, after the flags: --help is instant
+# (nfsp_spiel.nfsp.config, the configurations, does not import it).
 
 FLAGS = flags.FLAGS
 run_flags.define_flags("runs/nfsp")
@@ -113,7 +113,7 @@ flags.DEFINE_enum("backend", "auto", ["auto", "tree", "states"],
                   "states, or a tree where the game has at most 200k.")
 flags.DEFINE_integer("seed", 0, "Seed of agents and games.")
 flags.DEFINE_integer("actors", 0, "Ray actors playing self-play games for a "
-                     "learner process (nfsp_spiel.distributed; needs pip "
+                     "learner process (nfsp_spiel.nfsp.distributed; needs pip "
                      "install 'nfsp_spiel[distributed]'); 0: one process.",
                      lower_bound=0)
 flags.DEFINE_string("ray_address", None, "With --actors: the Ray cluster to "
@@ -131,6 +131,10 @@ PROGRESS_EVERY = 5000  # episodes between progress-bar updates (~0.5 s)
 
 
 def make_config():
+  """The preset with the flags given; the best-response learner's flags keep
+  their flat names (`--rl_learning_rate`, `--epsilon_start`, ...), which
+  `NFSPConfig.replace` takes (`nfsp_config.LEGACY_FIELDS`) and refuses for
+  a preset whose learner has no such setting (ARM has no epsilon)."""
   config = getattr(nfsp_config.NFSPConfig, FLAGS.preset)()
   changes = {"hidden_layers": FLAGS.hidden_layers and tuple(
       int(h) for h in FLAGS.hidden_layers),
@@ -147,8 +151,11 @@ def make_config():
              "reward_scale": FLAGS.reward_scale, "init": FLAGS.init,
              "memory_dtype": FLAGS.memory_dtype,
              "device": FLAGS.device}
-  return dataclasses.replace(
-      config, **{k: v for k, v in changes.items() if v is not None})
+  try:
+    return config.replace(
+        **{k: v for k, v in changes.items() if v is not None})
+  except ValueError as error:
+    raise app.UsageError(f"--preset={FLAGS.preset}: {error}") from error
 
 
 def evaluate(game, agents, diagnostics):
@@ -274,7 +281,7 @@ class RLEnvironmentLoop:
 def make_distributed(game, config):
   """The Ray driver for --actors, or one line saying how to get Ray."""
   try:
-    from nfsp_spiel import distributed  # pylint: disable=g-import-not-at-top
+    from nfsp_spiel.nfsp import distributed  # pylint: disable=g-import-not-at-top
     distributed.import_ray()
   except ImportError as error:
     sys.exit(f"error: --actors={FLAGS.actors}: {error}")
