@@ -25,9 +25,9 @@ import numpy as np
 import pyspiel
 
 import nfsp_spiel  # noqa: F401
-from nfsp_spiel import distributed
 from nfsp_spiel import nfsp
 from nfsp_spiel import selfplay
+from nfsp_spiel.nfsp import distributed
 
 FLAGS = flags.FLAGS
 flags.DEFINE_list("games", ["leduc_poker", "nfsp_lhe"], "Games (nfsp_lhe "

@@ -12,7 +12,6 @@ after building shows what an empty run costs.
   python benchmarks/lhe_memory.py --memory_dtype bits --seconds 60
 """
 
-import dataclasses
 import time
 
 from absl import app
@@ -72,13 +71,12 @@ def fill(agent):
 def main(argv):
   del argv
   game = pyspiel.load_game("nfsp_lhe")
-  config = dataclasses.replace(nfsp.NFSPConfig.lhe(),
-                               memory_dtype=FLAGS.memory_dtype)
+  config = nfsp.NFSPConfig.lhe(memory_dtype=FLAGS.memory_dtype)
   sizes = {kind: record_bytes(game, kind)
            for kind in ("float32", "uint8", "bits")}
   for kind, (sl, rl) in sizes.items():
-    total = 2 * (config.sl_memory_capacity * sl + config.rl_memory_capacity *
-                 rl)
+    total = 2 * (config.sl_memory_capacity * sl +
+                 config.best_response.memory_capacity * rl)
     print(f"memory_dtype {kind:7s}: M_SL {sl:5d} B/record, M_RL {rl:5d} "
           f"B/transition; two agents' full memories {total / GIB:6.2f} GiB")
   print(f"after import:            RSS {resident()[0]:.2f} GiB")

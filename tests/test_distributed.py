@@ -1,4 +1,4 @@
-"""NFSP on Ray (`nfsp_spiel.distributed`): records reach the learner whole,
+"""NFSP on Ray (`nfsp_spiel.nfsp.distributed`): records reach the learner whole,
 the learning calls per game step are one process's, actors refresh their
 weights, a killed actor is restarted, a run checkpoints and resumes."""
 
@@ -9,18 +9,18 @@ import numpy as np
 import pyspiel
 import pytest
 
-from nfsp_spiel import checkpoints
-from nfsp_spiel import distributed
 from nfsp_spiel import evaluation
 from nfsp_spiel import nfsp
 from nfsp_spiel import selfplay
+from nfsp_spiel.core import checkpoints
+from nfsp_spiel.nfsp import distributed
 
 ray = pytest.importorskip("ray")
 
 KUHN = pyspiel.load_game("kuhn_poker")
-SMALL = dataclasses.replace(nfsp.NFSPConfig.leduc(), hidden_layers=(16,),
-                            sl_memory_capacity=100_000,
-                            rl_memory_capacity=20_000)
+SMALL = nfsp.NFSPConfig.leduc(
+    best_response=nfsp.DQNConfig(memory_capacity=20_000), hidden_layers=(16,),
+    sl_memory_capacity=100_000)
 TWO = distributed.DistributedConfig(num_actors=2, num_games=32, locksteps=4)
 
 
@@ -71,7 +71,8 @@ def test_records_moved_between_copies_are_what_one_agent_stores():
     target.store()
   assert sum(a.steps for a in learner) == total_steps == 40 * 16
   # Every step but the episodes' pending last ones became an M_RL record.
-  pending = loop._has_pending.sum()  # pylint: disable=protected-access
+  pending = sum(int(moves.waiting.sum())
+                for moves in loop._moves)  # pylint: disable=protected-access
   assert sum(len(a.rl_memory) for a in learner) == total_steps - pending
   assert all(len(a.sl_memory) > 0 for a in learner)
   # Nothing learned on the acting side: their weights never changed.
@@ -171,8 +172,9 @@ def test_a_run_resumes_from_its_checkpoint(tmp_path):
 def test_nfsp_arm_games_stay_apart_across_actors():
   """ARM's n-step returns follow each record's game: two actors' games must
   never share a number at the learner."""
-  config = dataclasses.replace(nfsp.NFSPConfig.nfsp_arm(), hidden_layers=(16,),
-                               arm_iteration_steps=500, arm_updates=10)
+  config = nfsp.NFSPConfig.nfsp_arm(
+      hidden_layers=(16,),
+      best_response=nfsp.ARMConfig(iteration_steps=500, updates=10))
   loop = distributed.DistributedSelfPlay(KUHN, config, seed=0, distributed=TWO)
   try:
     loop.play(3_000)
@@ -188,8 +190,8 @@ def test_nfsp_arm_games_stay_apart_across_actors():
 
 
 def test_the_learner_numbers_each_actor_start_s_games_apart():
-  config = dataclasses.replace(nfsp.NFSPConfig.nfsp_arm(), hidden_layers=(8,),
-                               arm_iteration_steps=10**6)
+  config = nfsp.NFSPConfig.nfsp_arm(
+      hidden_layers=(8,), best_response=nfsp.ARMConfig(iteration_steps=10**6))
   learner = distributed.Learner(str(KUHN), config, seed=0)
 
   def chunk(actor, games=(0, 5)):  # one transition per player and game
