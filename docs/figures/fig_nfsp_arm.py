@@ -56,8 +56,7 @@ NFSP_REWARD_SCALE = {"leduc_poker": 0.0385, "liars_dice": 1.0,
 
 
 def config(algorithm, game):
-  from nfsp_spiel import nfsp_config  # pylint: disable=g-import-not-at-top
-  presets = nfsp_config.NFSPConfig
+  from nfsp_spiel.nfsp.config import NFSPConfig as presets  # pylint: disable=g-import-not-at-top
   if algorithm == "NFSP":
     return presets.leduc(reward_scale=NFSP_REWARD_SCALE[game])
   if algorithm == "NFSP-baseline":

@@ -61,9 +61,9 @@ def main():
   import pyspiel  # pylint: disable=g-import-not-at-top
   from sklearn.manifold import TSNE  # pylint: disable=g-import-not-at-top
   import nfsp_spiel  # noqa: F401  pylint: disable=g-import-not-at-top,unused-import
-  from nfsp_spiel import networks  # pylint: disable=g-import-not-at-top
   from nfsp_spiel import nfsp  # pylint: disable=g-import-not-at-top
   from nfsp_spiel import selfplay  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.nfsp import networks  # pylint: disable=g-import-not-at-top
   game = pyspiel.load_game("nfsp_lhe")
   agents = nfsp.agents_for(game, nfsp.NFSPConfig.lhe())
   driver = selfplay.SelfPlay(game, agents, num_games=128, seed=0)

@@ -11,7 +11,7 @@ best-response gap and the exploitability of M_SL's counts
 `runs/figures/<figure>/<run>/checkpoint.npz` (outside git) after each
 logged point past `CHECKPOINT_FROM` episodes; started again, it resumes
 from there, its curve cut back to the checkpoint's episode count
-(`nfsp_spiel.run_directory`, as the training binaries), so the curve never
+(`nfsp_spiel.run.run_directory`, as the training binaries), so the curve never
 repeats or skips a point. `stop_at` ends a run early on the same
 schedule (the points of an `episodes`-long run up to `stop_at`, a
 checkpoint at the last), so that a later call with a larger `stop_at`, or
@@ -30,19 +30,20 @@ def train(figure, run, changes, episodes, seed, points=40,
           game_string="nfsp_leduc", backend="auto", diagnostics=True,
           first_point=1000, stop_at=None, against_random=False):
   """Trains one run (call it in its own process: it pins TensorFlow to one
-  thread); returns the curve's path. `changes`: NFSPConfig.leduc's changes,
-  "dqn", or an `NFSPConfig`. `against_random` also logs the evaluated
+  thread); returns the curve's path. `changes`: NFSPConfig.leduc's changes
+  (the learner's settings may take their flat names, `rl_learning_rate`,
+  ...: `NFSPConfig.replace`), "dqn", or an `NFSPConfig`. `against_random` also logs the evaluated
   policy's exact reward in each seat against a uniform random player
   (`reward_vs_random_seat<p>`, the NFSP-ARM paper's figs. 6-7)."""
-  from nfsp_spiel.quiet_tensorflow import tf  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.core.quiet_tensorflow import tf  # pylint: disable=g-import-not-at-top
   tf.config.threading.set_intra_op_parallelism_threads(1)
   tf.config.threading.set_inter_op_parallelism_threads(1)
   import pyspiel  # pylint: disable=g-import-not-at-top
   import nfsp_spiel  # noqa: F401  pylint: disable=g-import-not-at-top,unused-import
   from nfsp_spiel import evaluation  # pylint: disable=g-import-not-at-top
   from nfsp_spiel import nfsp  # pylint: disable=g-import-not-at-top
-  from nfsp_spiel import run_directory  # pylint: disable=g-import-not-at-top
   from nfsp_spiel import selfplay  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.run import run_directory  # pylint: disable=g-import-not-at-top
   game = pyspiel.load_game(game_string)
   if isinstance(changes, nfsp.NFSPConfig):
     config = changes
