@@ -282,7 +282,7 @@ def test_sl_memory_policy_counts_actions_per_information_state():
 
 
 def test_learning_together_is_learning_one_agent_after_the_other():
-  """`learn_together` (one compiled call for several agents, as the batched
+  """`FusedLearning` (one compiled call for several agents, as the batched
   driver makes them) takes the same updates as each agent's own `learn`:
   the same batches, the same weights after, the same losses; an agent with
   no call due or no memory ready is left alone."""
@@ -296,7 +296,7 @@ def test_learning_together_is_learning_one_agent_after_the_other():
   apart[0].learn(1)
   apart[1].learn(2)
   idle_weights = idle.best_response_learner.weights
-  nfsp.learn_together([*together, idle], [1, 2, 3])
+  nfsp.FusedLearning().learn([*together, idle], [1, 2, 3])
   for a, b in zip(apart, together):
     assert int(a.best_response_learner.updates.numpy()) == int(b.best_response_learner.updates.numpy()) > 0
     assert np.isfinite(list(a.losses.values())).all()
