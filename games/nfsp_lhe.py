@@ -29,13 +29,25 @@ import pyspiel
 
 from nfsp_spiel.games import poker
 
-UNIVERSAL_POKER_LHE = (
-    "universal_poker(betting=limit,numPlayers=2,numRounds=4,blind=10 5,"
-    "firstPlayer=2 1 1 1,numSuits=4,numRanks=13,numHoleCards=2,"
-    "numBoardCards=0 3 1 1,raiseSize=10 10 20 20,maxRaises=3 4 4 4,"
-    "bettingAbstraction=fcpa)")
+# The betting rules, in chips, stated once: the game below is configured from
+# them and `smooth_uct_lhe.BettingTree` compiles them.
+NUM_ROUNDS = 4
+BLINDS = (10, 5)  # posted by player 0 (the big blind) and player 1
+BIG_BLIND = max(BLINDS)
+RAISE_SIZES = (10, 10, 20, 20)  # the bet (and raise) size per round
+MAX_RAISES = (3, 4, 4, 4)  # raises per round at most
+FIRST_PLAYER = (1, 0, 0, 0)  # who acts first per round
 
-_NUM_ROUNDS, _MAX_RAISES, _CARDS = 4, 4, 52
+UNIVERSAL_POKER_LHE = (
+    f"universal_poker(betting=limit,numPlayers=2,numRounds={NUM_ROUNDS},"
+    f"blind={' '.join(map(str, BLINDS))},"
+    f"firstPlayer={' '.join(str(p + 1) for p in FIRST_PLAYER)},"
+    "numSuits=4,numRanks=13,numHoleCards=2,numBoardCards=0 3 1 1,"
+    f"raiseSize={' '.join(map(str, RAISE_SIZES))},"
+    f"maxRaises={' '.join(map(str, MAX_RAISES))},bettingAbstraction=fcpa)")
+
+_NUM_ROUNDS, _CARDS = NUM_ROUNDS, 52
+_MAX_RAISES = max(MAX_RAISES)  # the tensor's raise slots per round
 _BETTING_OFFSET = _NUM_ROUNDS * _CARDS                       # 208
 TENSOR_SIZE = _BETTING_OFFSET + poker.betting_size(_NUM_ROUNDS,
                                                          _MAX_RAISES)  # 288

@@ -2,9 +2,9 @@
 (`nfsp_spiel.selfplay`).
 
 * `TreeGames`: a game small enough to enumerate (Kuhn, Leduc: 9457 histories)
-  is compiled once into arrays (children, players, legal masks, chance
-  distributions, returns, information-state tensors), so stepping all games is
-  a handful of numpy indexing operations;
+  is compiled once (`game_tree.GameTree`) into arrays (children, players,
+  legal masks, chance distributions, returns, information-state tensors), so
+  stepping all games is a handful of numpy indexing operations;
 * `StateGames`: any other game (River poker, Limit Hold'em) as pyspiel states
   stepped in a Python loop, reading `state.info_state_ones(player)` where the
   game has it (this package's games) instead of building full tensors.
@@ -16,21 +16,14 @@ import numpy as np
 import pyspiel
 
 from nfsp_spiel import game_tensors
+from nfsp_spiel import game_tree
 
-TERMINAL = -1
-CHANCE = -2
-
-
-class TooLarge(ValueError):
-  """The game has more histories than a compiled tree may hold."""
-
-
-def _player(state):
-  if state.is_terminal():
-    return TERMINAL
-  if state.is_chance_node():
-    return CHANCE
-  return state.current_player()
+# The sentinels of every compiled tree (`game_tree`), re-exported for the
+# driver.
+CHANCE = game_tree.CHANCE
+TERMINAL = game_tree.TERMINAL
+TooLarge = game_tree.TooLarge
+_player = game_tree.player_of
 
 
 def _check_game(game):
@@ -42,82 +35,71 @@ def _check_game(game):
 
 
 class TreeGames:
-  """A batch of games on the compiled tree of a small game."""
+  """A batch of games on the compiled tree of a small game
+  (`game_tree.GameTree`).
+
+  A game's position is a node id of the tree renumbered in the pre-order of
+  the walk that takes children in action order (the ids that this class'
+  checkpoints have always held); per node, `player`, `legal` (a mask),
+  `child[node, action]`, `chance_child` and `chance_cumulative` per chance
+  outcome, `returns`, and `tensor_row`, the row of the mover's
+  information-state tensor in `tensors`.
+  """
 
   def __init__(self, game, num_games, rng, max_nodes=1_000_000):
     _check_game(game)
-    num_actions = game.num_distinct_actions()
-    player, tensor_row, legal, children, outcomes, returns = (
-        [], [], [], [], [], [])
-    observation = game_tensors.reads_observations(game)
-    rows = {}  # information-state string -> row of `tensors`
-    tensors = []
-    pending = [game.new_initial_state()]
-    while pending:  # depth first; a node's id is its position in the lists
-      state = pending.pop()
-      node = len(player)
-      if node >= max_nodes:
-        raise TooLarge(f"{game} has more than max_nodes={max_nodes} "
-                         "histories: use StateGames")
-      p = _player(state)
-      player.append(p)
-      returns.append(state.returns() if p == TERMINAL else
-                     [0.0] * game.num_players())
-      mask = np.zeros(num_actions, np.float32)
-      tensor_row.append(-1)
-      if p >= 0:
-        key = state.information_state_string(p)
-        if key not in rows:
-          rows[key] = len(tensors)
-          tensors.append(game_tensors.state_tensor(state, p, observation))
-        tensor_row[-1] = rows[key]
-        mask[state.legal_actions()] = 1.0
-      legal.append(mask)
-      if p == CHANCE:
-        actions, probs = zip(*state.chance_outcomes())
-        outcomes.append((node, np.cumsum(probs)))
-      else:
-        actions = state.legal_actions() if p >= 0 else []
-      children.append([(a, state.child(a)) for a in actions])
-      pending += [child for _, child in reversed(children[-1])]
-      children[-1] = [a for a, _ in children[-1]]  # ids: see _compile
-    self._compile(player, tensor_row, legal, children, outcomes, returns,
-                  tensors, num_actions)
+    try:
+      tree = game_tree.GameTree(game, max_nodes)
+    except TooLarge as error:
+      raise TooLarge(f"{error}: use StateGames") from None
+    self._compile(tree, game_tensors.reads_observations(game))
     self.root = 0
     self.node = np.zeros(num_games, np.int64)
     self._rng = rng
     self.restart(np.arange(num_games))
 
-  def _compile(self, player, tensor_row, legal, children, outcomes, returns,
-               tensors, num_actions):
-    # Depth-first ids: the first child of a node is node + 1 and each next
-    # sibling starts after the previous sibling's subtree.
-    count = len(player)
-    sizes = np.ones(count, np.int64)
-    for node in range(count - 1, -1, -1):
-      child = node + 1
-      for _ in children[node]:
-        sizes[node] += sizes[child]
-        child += sizes[child]
-    self.player = np.array(player, np.int64)
-    self.tensor_row = np.array(tensor_row, np.int64)
-    self.legal = np.array(legal, np.float32)
-    self.returns = np.array(returns, np.float64)
-    self.tensors = np.array(tensors, np.float32)
+  def _compile(self, tree, observation):
+    count, num_actions = tree.num_nodes, tree.num_actions
+    # This class' ids: the first child of a node is node + 1 and each next
+    # sibling follows the previous sibling's subtree.
+    order, pending = [], [0]
+    child_start, num_children = tree.child_start.tolist(), (
+        tree.num_children.tolist())
+    children = tree.children.tolist()
+    while pending:
+      node = pending.pop()
+      order.append(node)
+      first = child_start[node]
+      pending += children[first:first + num_children[node]][::-1]
+    order = np.array(order, np.int64)  # this class' id -> the tree's
+    new = np.empty(count, np.int64)
+    new[order] = np.arange(count)
+    self.player = tree.player[order]
+    self.returns = tree.returns[order]
+    size = game_tensors.information_state_size(tree.game)
+    self.tensors = np.concatenate([tree.information_state_tensors(
+        p, lambda state, p: game_tensors.state_tensor(state, p, observation)
+    ).reshape(tree.num_infosets[p], size) for p in range(tree.num_players)])
+    self.tensor_row = np.full(count, -1, np.int64)
+    self.tensor_row[new] = tree.infoset_rows()
+    # The edges: a child's parent, the action to it and its slot among the
+    # parent's children.
+    below = tree.children
+    above = np.repeat(np.arange(count), tree.num_children)
+    slot = np.arange(len(below)) - tree.child_start[above]
+    decision = tree.player[above] >= 0
+    self.legal = np.zeros((count, num_actions), np.float32)
     self.child = np.full((count, num_actions), -1, np.int64)
-    max_outcomes = max([len(c) for c in children] + [1])
+    self.legal[new[above[decision]], tree.action[below[decision]]] = 1.0
+    self.child[new[above[decision]], tree.action[below[decision]]] = (
+        new[below[decision]])
+    max_outcomes = max(int(tree.num_children.max()), 1)
     self.chance_child = np.full((count, max_outcomes), -1, np.int64)
     self.chance_cumulative = np.full((count, max_outcomes), np.inf)
-    for node, actions in enumerate(children):
-      child = node + 1
-      for k, action in enumerate(actions):
-        if player[node] == CHANCE:
-          self.chance_child[node, k] = child
-        else:
-          self.child[node, action] = child
-        child += sizes[child]
-    for node, cumulative in outcomes:
-      self.chance_cumulative[node, :len(cumulative)] = cumulative
+    chance = ~decision
+    self.chance_child[new[above[chance]], slot[chance]] = new[below[chance]]
+    self.chance_cumulative[new[above[chance]], slot[chance]] = (
+        tree.chance_cumulative()[chance])
     self.num_nodes = count
 
   def restart(self, games):

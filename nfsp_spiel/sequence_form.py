@@ -1,7 +1,8 @@
 """A two-player zero-sum OpenSpiel game compiled into sequence-form arrays.
 
-The game tree is walked once; what full-width algorithms need is kept as flat
-arrays (von Stengel 1996's sequence form):
+The game is walked once (`game_tree.GameTree`, kept as `game_tree`); what
+full-width algorithms need is kept as flat arrays (von Stengel 1996's
+sequence form):
 
 * per player, information states with their legal actions, the player's own
   sequence leading to each (`parent_sequence`, 0 is the empty sequence), their
@@ -22,6 +23,8 @@ import numpy as np
 import pyspiel
 from open_spiel.python import policy as policy_lib
 from open_spiel.python import rl_agent
+
+from nfsp_spiel import game_tree
 
 # Relative tolerance under which action values count as tied; ties go to the
 # lowest action id, as OpenSpiel's best response does for exact ties, unless
@@ -56,47 +59,25 @@ class SequenceForm:
   and `value`, the only methods that look at payoffs.
   """
 
-  def __init__(self, game):
+  def __init__(self, game, tree=None):
+    """Compiles `game`, or reads `tree` (its `game_tree.GameTree`) if given."""
     check_two_player_zero_sum(game, "SequenceForm")
-    keys, states, legal, parents = [[], []], [[], []], [[], []], [[], []]
-    index = [{}, {}]
-    utilities, chance, last = [], [], []
-    self.num_states = 0
-    # Iterative walk: (state, chance probability, each player's last
-    # (information state, action), -1 for none). Pre-order: an information
-    # state is met before those below it.
-    stack = [(game.new_initial_state(), 1.0, ((-1, -1), (-1, -1)))]
-    while stack:
-      state, probability, previous = stack.pop()
-      self.num_states += 1
-      if state.is_terminal():
-        utilities.append(state.returns()[0])
-        chance.append(probability)
-        last.append(previous)
-        continue
-      if state.is_chance_node():
-        for action, p in state.chance_outcomes():
-          stack.append((state.child(action), probability * p, previous))
-        continue
-      player = state.current_player()
-      key = state.information_state_string(player)
-      if key not in index[player]:
-        index[player][key] = len(keys[player])
-        keys[player].append(key)
-        states[player].append(state)
-        legal[player].append(state.legal_actions())
-        parents[player].append(previous[player])
-      infoset = index[player][key]
-      for action in state.legal_actions():
-        child_previous = list(previous)
-        child_previous[player] = (infoset, action)
-        stack.append((state.child(action), probability, tuple(child_previous)))
-    self._build(game, legal, parents)
-    self.keys, self.states = keys, states  # per player, per information state
-    self.num_information_states = len(keys[0]) + len(keys[1])
-    self.utility = np.array(utilities)  # player 0's, per terminal
-    self.chance = np.array(chance)
-    last = np.array(last, np.int64).reshape(-1, 2, 2)
+    self.game_tree = tree or game_tree.GameTree(game)
+    # The tree's numbering is the form's: information states and terminals
+    # in the order of its walk (a pre-order: an information state is met
+    # before those below it).
+    t = self.game_tree
+    last = t.last_moves()  # each player's last (information state, action)
+    self._build(game, [t.legal_actions(p) for p in (0, 1)],
+                [[last[node][p] for node in t.first_node[p]] for p in (0, 1)])
+    self.keys, self.states = t.keys, t.states  # per player, per information state
+    self.num_states = t.num_nodes
+    self.num_information_states = len(t.keys[0]) + len(t.keys[1])
+    terminals = np.flatnonzero(t.player == game_tree.TERMINAL)
+    self.utility = t.returns[terminals, 0]  # player 0's, per terminal
+    self.chance = t.reach[terminals]
+    last = np.array([last[node] for node in terminals], np.int64).reshape(
+        -1, 2, 2)
     self.terminal_sequence = np.stack(  # [player, terminal]
         [self.sequence_of(p, last[:, p]) for p in (0, 1)])
 

@@ -31,8 +31,8 @@ from nfsp_spiel import checkpoints
 from nfsp_spiel import checks
 from nfsp_spiel import evaluation
 from nfsp_spiel import sequence_form
-
-_CHANCE, _TERMINAL = -1, -2
+from nfsp_spiel.game_tree import CHANCE
+from nfsp_spiel.game_tree import TERMINAL
 
 
 @dataclasses.dataclass
@@ -75,95 +75,58 @@ class SmoothUCTConfig:
       raise ValueError(f"exploration_k={self.exploration_k}: must be in "
                        "[0, 1]")
 
+  @classmethod
+  def kuhn(cls):
+    """The thesis' Kuhn poker parameters (fig. 3.2), the defaults."""
+    return cls()
 
-def uct_config(c=2.0):
-  """Plain extensive-form UCT (Alg. 2): eta is always 1."""
-  return SmoothUCTConfig(c=c, gamma=0.0, eta0=1.0, d=0.0)
+  @classmethod
+  def leduc(cls):
+    """The thesis' Leduc Hold'em parameters (fig. 3.3)."""
+    return cls(c=18.0, gamma=0.1, eta0=0.9, d=0.002)
+
+  @classmethod
+  def uct(cls, c=2.0):
+    """Plain extensive-form UCT (Alg. 2): eta is always 1 (Kuhn c = 2,
+    Leduc c = 20)."""
+    return cls(c=c, gamma=0.0, eta0=1.0, d=0.0)
+
+  @classmethod
+  def lhe(cls):
+    """Limit Hold'em (`smooth_uct_lhe`), thesis sec. 3.5.3: gamma 0.1, eta
+    0.9, d = 1/20000; eq. 3.2 with C = 24 (half the largest pot, 48 big
+    blinds) and k = 0.5."""
+    return cls(c=24.0, gamma=0.1, eta0=0.9, d=1 / 20000, exploration_cap=24.0,
+               exploration_k=0.5)
+
+  @classmethod
+  def uct_lhe(cls):
+    """UCT on Limit Hold'em: `lhe()` with eta always 1."""
+    return dataclasses.replace(cls.lhe(), gamma=0.0, eta0=1.0, d=0.0)
 
 
-LEDUC = SmoothUCTConfig(c=18.0, gamma=0.1, eta0=0.9, d=0.002)
+LEDUC = SmoothUCTConfig.leduc()  # as README.md and docs/ name them
+uct_config = SmoothUCTConfig.uct
 
 
-class GameTree:
-  """The full game tree as flat arrays, with both players' information states
-  numbered as the compiled sequence form's rows (player 1's after player 0's).
-
-  Children of a node are consecutive in `children` from `child_start`; a
-  decision node's are in legal-action order, a chance node's come with the
-  cumulative probabilities `chance_cumulative`.
-  """
-
-  def __init__(self, game, form):
-    offset = (0, len(form.keys[0]))
-    index = [{k: i for i, k in enumerate(keys)} for keys in form.keys]
-    player, infoset, start, count, utility = [], [], [], [], []
-    children, cumulative, self.parent, self.pot = [], [], [], []
-    pending = [(game.new_initial_state(), None, 0)]  # (state, parent, k)
-    while pending:  # breadth first: children get consecutive ids
-      state, parent, k = pending.pop(0)
-      node = len(player)
-      if parent is not None:
-        children[start[parent] + k] = node
-      self.parent.append(-1 if parent is None else parent)
-      contributions = getattr(state, "contributions", None)
-      self.pot.append(sum(contributions()) if contributions else np.nan)
-      start.append(len(children))
-      if state.is_terminal():
-        player.append(_TERMINAL)
-        infoset.append(-1)
-        count.append(0)
-        utility.append(state.returns()[0])
-        continue
-      utility.append(0.0)
-      if state.is_chance_node():
-        outcomes = state.chance_outcomes()
-        player.append(_CHANCE)
-        infoset.append(-1)
-        actions = [a for a, _ in outcomes]
-        cumulative += list(np.cumsum([p for _, p in outcomes]))
-      else:
-        p = state.current_player()
-        player.append(p)
-        infoset.append(offset[p] + index[p][state.information_state_string(p)])
-        actions = state.legal_actions()
-        cumulative += [0.0] * len(actions)
-      count.append(len(actions))
-      children += [-1] * len(actions)
-      pending += [(state.child(a), node, j) for j, a in enumerate(actions)]
-    self.player = np.array(player, np.int8)
-    self.infoset = np.array(infoset, np.int64)
-    self.child_start = np.array(start, np.int64)
-    self.num_children = np.array(count, np.int64)
-    self.children = np.array(children, np.int64)
-    self.chance_cumulative = np.array(cumulative)
-    self.utility = np.array(utility)
-    self.num_infosets = offset[1] + len(form.keys[1])
-    self.offset = offset
-
-  def exploration(self, cap, k):
-    """Eq. 3.2 per information state: min(cap, pot + k * potential), with
-    the pot and the remaining betting potential of the betting round's
-    start (the root, or the node after a chance event)."""
-    pot = np.array(self.pot)
-    if np.isnan(pot).any():
-      raise ValueError("the exploration schedule (eq. 3.2) needs states with "
-                       "contributions(): this package's poker games")
-    # Largest pot reachable below each node (children have larger ids).
-    largest = pot.copy()
-    for node in range(len(pot) - 1, 0, -1):
-      parent = self.parent[node]
-      largest[parent] = max(largest[parent], largest[node])
-    # The start of each node's betting round.
-    round_start = np.arange(len(pot))
-    for node in range(1, len(pot)):
-      parent = self.parent[node]
-      if self.player[parent] != _CHANCE:
-        round_start[node] = round_start[parent]
-    start = round_start[self.infoset >= 0]
-    values = np.minimum(cap, pot[start] + k * (largest[start] - pot[start]))
-    c = np.zeros(self.num_infosets)
-    c[self.infoset[self.infoset >= 0]] = values
-    return c
+def exploration_schedule(pot, parent, new_round, cap, k):
+  """Eq. 3.2 per node of a tree whose parents have lower ids (`parent`, -1
+  at the root, node 0): min(cap, pot + k * potential), with the pot and the
+  remaining betting potential (the largest pot reachable below, less the
+  pot) of the start of the node's betting round: the root or a node where
+  `new_round` is true. The one place of the thesis' exploration cap, for
+  this module's trees and `smooth_uct_lhe`'s betting tree."""
+  pot = np.asarray(pot, np.float64)
+  up, fresh = np.asarray(parent).tolist(), np.asarray(new_round).tolist()
+  largest = pot.tolist()  # the largest pot below each node
+  for node in range(len(up) - 1, 0, -1):
+    largest[up[node]] = max(largest[up[node]], largest[node])
+  start = list(range(len(up)))  # the start of each node's round
+  for node in range(1, len(up)):
+    if not fresh[node]:
+      start[node] = start[up[node]]
+  largest = np.array(largest)[start]
+  return np.minimum(cap, pot[start] + k * (largest - pot[start]))
 
 
 @numba.njit(cache=True)
@@ -209,9 +172,9 @@ def _simulate(num_episodes, seed, player, infoset, child_start, num_children,
   for _ in range(num_episodes):
     node, depth = 0, 0
     out_of_tree0, out_of_tree1 = False, False
-    while player[node] != -2:
+    while player[node] != TERMINAL:
       acting, first, n = player[node], child_start[node], num_children[node]
-      if acting == -1:
+      if acting == CHANCE:
         z, k = np.random.random(), 0
         while k < n - 1 and z >= chance_cumulative[first + k]:
           k += 1
@@ -323,25 +286,47 @@ class SmoothUCT(TableSearch):
   def __init__(self, game, config: Optional[SmoothUCTConfig] = None, seed=0,
                **overrides):
     self.form = sequence_form.SequenceForm(game)
-    self.tree = GameTree(game, self.form)
+    # The game walked once: the form's rows are the tree's information
+    # states, player 1's after player 0's in the tables (`tree.offset`).
+    t = self.tree = self.form.game_tree
+    self.num_infosets = sum(t.num_infosets)
     self.num_actions = game.num_distinct_actions()
-    super().__init__(game, config, seed, self.tree.num_infosets,
-                     self.num_actions, overrides)
-    cfg = self.config
-    self.exploration = (
-        np.full(self.tree.num_infosets, cfg.c) if cfg.exploration_cap is None
-        else self.tree.exploration(cfg.exploration_cap, cfg.exploration_k))
+    super().__init__(game, config, seed, self.num_infosets, self.num_actions,
+                     overrides)
+    # What `_simulate` reads besides the tree's own arrays.
+    self._player = t.player.astype(np.int8)
+    self._row = t.infoset_rows()
+    self._chance_cumulative = t.chance_cumulative()
+    self._utility = t.returns[:, 0].copy()  # player 0's
+    self.exploration = self._exploration()
     self._max_depth = game.max_game_length() + 1
+
+  def _exploration(self):
+    """Each information state's exploration constant: c, or eq. 3.2's."""
+    cfg, t = self.config, self.tree
+    if cfg.exploration_cap is None:
+      return np.full(self.num_infosets, cfg.c)
+    if np.isnan(t.pot).any():
+      raise ValueError("the exploration schedule (eq. 3.2) needs states with "
+                       "contributions(): this package's poker games")
+    new_round = np.ones(t.num_nodes, bool)  # the root, or after chance
+    new_round[1:] = t.player[t.parent[1:]] == CHANCE
+    values = exploration_schedule(t.pot, t.parent, new_round,
+                                  cfg.exploration_cap, cfg.exploration_k)
+    c = np.zeros(self.num_infosets)
+    acting = self._row >= 0
+    c[self._row[acting]] = values[acting]
+    return c
 
   def run(self, num_episodes):
     """Simulates `num_episodes` episodes from the root (sampled deals)."""
     num_episodes = checks.whole_number("num_episodes", num_episodes, 0)
     t, cfg = self.tree, self.config
-    _simulate(int(num_episodes), int(self._rng.integers(2**31)), t.player,
-              t.infoset, t.child_start, t.num_children, t.children,
-              t.chance_cumulative, t.utility, self.counts, self.action_counts,
-              self.q, cfg.gamma, cfg.eta0, cfg.d, self.exploration,
-              self._max_depth)
+    _simulate(int(num_episodes), int(self._rng.integers(2**31)), self._player,
+              self._row, t.child_start, t.num_children, t.children,
+              self._chance_cumulative, self._utility, self.counts,
+              self.action_counts, self.q, cfg.gamma, cfg.eta0, cfg.d,
+              self.exploration, self._max_depth)
     self.episodes += num_episodes
 
   def _strategies(self, table, greedy):

@@ -7,9 +7,12 @@ players' cards bucketed by E[HS^2] (`card_abstraction`: 169 / 1000 / 500 /
 thesis' program of this kind, SmooCT, came second in the 2014 ACPC.
 
 * The betting: `BettingTree` compiles `nfsp_lhe`'s betting (ACPC heads-up
-  limit: blinds 10/5 with player 0 the big blind, bets of 10 then 20 from the
-  turn, at most 3 raises preflop and 4 after, the small blind first preflop)
-  into arrays: 6,378 decision nodes, 10,206 terminals.
+  limit, the rules as `nfsp_lhe` states them: blinds 10/5 with player 0 the
+  big blind, bets of 10 then 20 from the turn, at most 3 raises preflop and 4
+  after, the small blind first preflop) into arrays: 6,378 decision nodes,
+  10,206 terminals. It is the betting alone (the cards are dealt in the
+  kernel), not `game_tree.GameTree`'s histories (about 10^18); it shares its
+  terminal sentinel and `smooth_uct`'s exploration schedule.
 * An information state is (betting node, the acting player's bucket on the
   node's round): the betting is remembered, earlier rounds' buckets are not.
   They are numbered node by node (node offset + bucket), 1,520,352 in all, so
@@ -25,7 +28,8 @@ thesis' program of this kind, SmooCT, came second in the 2014 ACPC.
   small games' kernel.
 * Returns are in big blinds, the unit of the exploration schedule (eq. 3.2):
   c = min(C, pot + k * remaining betting potential) set at the start of each
-  betting round, C = 24 and k = 0.5 (`LHE`), so c is in [10, 24].
+  betting round, C = 24 and k = 0.5 (`SmoothUCTConfig.lhe()`), so c is in
+  [10, 24].
 
 `average_policy()` and `greedy_policy()` are OpenSpiel policies over
 `nfsp_lhe` states (their betting and cards mapped to the information state);
@@ -46,28 +50,26 @@ from nfsp_spiel import cache_hints
 from nfsp_spiel import card_abstraction
 from nfsp_spiel import checkpoints
 from nfsp_spiel import checks
+from nfsp_spiel import game_tree
 from nfsp_spiel import smooth_uct
 from nfsp_spiel.games import hand_ranks
+from nfsp_spiel.games import nfsp_lhe
+from nfsp_spiel.games import poker
 
-# Thesis sec. 3.5.3: gamma 0.1, eta 0.9, d = 1/20000; eq. 3.2 with C = 24
-# (half the largest pot, 48 big blinds) and k = 0.5.
-LHE = smooth_uct.SmoothUCTConfig(c=24.0, gamma=0.1, eta0=0.9, d=1 / 20000,
-                                 exploration_cap=24.0, exploration_k=0.5)
-UCT_LHE = dataclasses.replace(LHE, gamma=0.0, eta0=1.0, d=0.0)
+# The thesis' settings (sec. 3.5.3), as README.md and docs/ name them.
+LHE = smooth_uct.SmoothUCTConfig.lhe()
+UCT_LHE = smooth_uct.SmoothUCTConfig.uct_lhe()
 
-BIG_BLIND = 10  # chips (`nfsp_lhe`)
-_BLINDS = (10, 5)  # player 0 posts the big blind
-_BET = (10, 10, 20, 20)  # per round
-_MAX_RAISES = (3, 4, 4, 4)
-_FIRST = (1, 0, 0, 0)  # to act first per round
-_FOLD, _CALL, _RAISE = 0, 1, 2  # `nfsp_lhe`'s actions
-_TERMINAL = -2
+# The rules are the game's (`nfsp_lhe`), in chips.
+BIG_BLIND = nfsp_lhe.BIG_BLIND
+_FOLD, _CALL, _RAISE = poker.FOLD, poker.CALL, poker.RAISE
+_TERMINAL = game_tree.TERMINAL
 
 
 class BettingTree:
   """The betting of heads-up limit hold'em as arrays, breadth first.
 
-  Per node: `player` (0, 1, or -2 at a terminal), `round` (0 preflop ... 3
+  Per node: `player` (0, 1, or `game_tree.TERMINAL`), `round` (0 preflop ... 3
   river), `contributions` (chips, blinds included), `fold_loser` (the player
   who folded, else -1); a decision node's children are consecutive in
   `children` from `child_start`, `actions` the OpenSpiel action of each, and
@@ -81,7 +83,8 @@ class BettingTree:
     self.node_of = {}
     # (betting so far, round, contributions, raises this round, to act,
     # actions this round, folded by)
-    pending = collections.deque([((), 0, _BLINDS, 0, _FIRST[0], 0, -1)])
+    pending = collections.deque([((), 0, nfsp_lhe.BLINDS, 0,
+                                   nfsp_lhe.FIRST_PLAYER[0], 0, -1)])
     while pending:
       betting, r, chips, raises, p, acted, folded = pending.popleft()
       node = len(player)
@@ -95,7 +98,7 @@ class BettingTree:
         num_children.append(0)
         continue
       player.append(p)
-      legal = [_CALL] + [_RAISE] * (raises < _MAX_RAISES[r])
+      legal = [_CALL] + [_RAISE] * (raises < nfsp_lhe.MAX_RAISES[r])
       if chips[p] < max(chips):
         legal.insert(0, _FOLD)  # folding is legal only facing a bet
       num_children.append(len(legal))
@@ -134,32 +137,25 @@ class BettingTree:
       return betting, r, chips, raises, p, acted, p
     chips = list(chips)
     if action == _RAISE:
-      chips[p] = max(chips) + _BET[r]
+      chips[p] = max(chips) + nfsp_lhe.RAISE_SIZES[r]
       return betting, r, tuple(chips), raises + 1, 1 - p, acted + 1, -1
     chips[p] = max(chips)
     if acted + 1 < 2:  # the other player has not acted this round
       return betting, r, tuple(chips), raises, 1 - p, acted + 1, -1
-    if r == 3:
+    if r == nfsp_lhe.NUM_ROUNDS - 1:
       return betting, r, tuple(chips), raises, _TERMINAL, acted + 1, -1
-    return betting, r + 1, tuple(chips), 0, _FIRST[r + 1], 0, -1
+    return betting, r + 1, tuple(chips), 0, nfsp_lhe.FIRST_PLAYER[r + 1], 0, -1
 
   def exploration(self, cap, k):
     """Eq. 3.2 per node, in big blinds: min(cap, pot + k * potential) with
     the pot and the remaining betting potential (the largest pot reachable,
     less the pot) of the node's betting round's start."""
     pot = self.contributions.sum(axis=1) / BIG_BLIND
-    largest = pot.copy()
-    for node in range(len(pot) - 1, -1, -1):  # children have larger ids
-      first = self.child_start[node]
-      for child in self.children[first:first + self.num_children[node]]:
-        largest[node] = max(largest[node], largest[child])
-    start = np.arange(len(pot))  # each node's round's first node
-    for node in range(len(pot)):
-      first = self.child_start[node]
-      for child in self.children[first:first + self.num_children[node]]:
-        if self.round[child] == self.round[node]:
-          start[child] = start[node]
-    return np.minimum(cap, pot[start] + k * (largest[start] - pot[start]))
+    parent = np.full(len(pot), -1, np.int64)  # children follow parents
+    parent[self.children] = np.repeat(np.arange(len(pot)), self.num_children)
+    new_round = np.ones(len(pot), bool)
+    new_round[1:] = self.round[1:] != self.round[parent[1:]]
+    return smooth_uct.exploration_schedule(pot, parent, new_round, cap, k)
 
 
 @numba.njit(cache=True)
@@ -289,7 +285,7 @@ def _flat(tables):
 
 
 class SmoothUCTLHE(smooth_uct.TableSearch):
-  """Smooth UCT (or UCT: `UCT_LHE`) self-play search on `nfsp_lhe` in the
+  """Smooth UCT (or UCT: `SmoothUCTConfig.uct_lhe()`) self-play search on `nfsp_lhe` in the
   E[HS^2] abstraction; see the module docstring. `tables` are the bucket
   tables by board, by default `board_buckets.tables()` (built once, ~3
   minutes, then cached)."""
@@ -300,8 +296,8 @@ class SmoothUCTLHE(smooth_uct.TableSearch):
                        "smooth_uct.SmoothUCT takes games whose tree fits in "
                        "memory")
     self.tree = BettingTree()
-    super().__init__(game, config or LHE, seed, self.tree.num_infosets, 3,
-                     overrides)
+    super().__init__(game, config or smooth_uct.SmoothUCTConfig.lhe(), seed,
+                     self.tree.num_infosets, 3, overrides)
     cfg = self.config
     self.exploration = (
         np.full(len(self.tree.player), cfg.c) if cfg.exploration_cap is None
@@ -441,7 +437,7 @@ SHIPPED_PROFILE = os.path.join(os.path.dirname(__file__), "data",
 
 def shipped_profile(game, tables=None):
   """The package's SmooCT-like opponent: Smooth UCT's greedy profile after
-  10^9 episodes with `LHE`, seed 0 (its settings are in `.settings`), built
+  10^9 episodes with `SmoothUCTConfig.lhe()`, seed 0 (its settings are in `.settings`), built
   by `examples/smooth_uct.py --game nfsp_lhe --episodes 1e9 --eval_every
   1e8 --seed 0 --output_dir DIR --greedy_profile PATH` (README)."""
   return GreedyProfile.load(game, SHIPPED_PROFILE, tables)

@@ -89,7 +89,7 @@ def test_compiled_tree_matches_the_game():
         state.apply_action(actions[k])
         node = games.chance_child[node, k]
       if state.is_terminal():
-        assert games.player[node] == -1
+        assert games.player[node] == selfplay.TERMINAL
         np.testing.assert_allclose(games.returns[node], state.returns())
         break
       player = state.current_player()
