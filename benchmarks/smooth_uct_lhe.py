@@ -22,6 +22,7 @@ import numpy as np
 import pyspiel
 
 import nfsp_spiel  # noqa: F401
+from nfsp_spiel import smooth_uct
 from nfsp_spiel import smooth_uct_lhe
 from nfsp_spiel.games import nfsp_lhe
 
@@ -76,7 +77,8 @@ def main(argv):
   del argv
   game = pyspiel.load_game("nfsp_lhe")
   rows = [(name, ours(game, name, config)) for name, config in
-          (("Smooth UCT", smooth_uct_lhe.LHE), ("UCT", smooth_uct_lhe.UCT_LHE))]
+          (("Smooth UCT", smooth_uct.SmoothUCTConfig.lhe()),
+           ("UCT", smooth_uct.SmoothUCTConfig.uct_lhe()))]
   peer = openspiel_ismcts()
   print(f"\nLimit Hold'em, one core, {FLAGS.episodes:,} episodes per search; "
         f"peak RSS {_rss_gb():.2f} GB\n")

@@ -66,8 +66,9 @@ def race(game, seconds):
       step = lambda: [solver.run_iteration() for _ in range(10_000)]  # noqa: E731
       value = lambda: pyspiel.exploitability(game, solver.average_policy())  # noqa: E731
     else:
-      config = smooth_uct.LEDUC if name == "Smooth UCT" else (
-          smooth_uct.uct_config(20.0))
+      presets = smooth_uct.SmoothUCTConfig
+      config = (presets.leduc() if name == "Smooth UCT" else
+                presets.uct(20.0))
       search = smooth_uct.SmoothUCT(game, config, seed=0)
       search.run(1000)
       step = lambda s=search: s.run(100_000)  # noqa: E731
@@ -94,7 +95,7 @@ def main(argv):
     ours = ours_per_second(game, smooth_uct.SmoothUCTConfig(
         c=c_smooth, d=0.001 if name == "kuhn_poker" else 0.002),
                            FLAGS.speed_seconds)
-    uct = ours_per_second(game, smooth_uct.uct_config(c_uct),
+    uct = ours_per_second(game, smooth_uct.SmoothUCTConfig.uct(c_uct),
                           FLAGS.speed_seconds)
     python = openspiel_per_second(game, False, FLAGS.speed_seconds)
     cpp = openspiel_per_second(game, True, FLAGS.speed_seconds)

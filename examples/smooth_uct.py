@@ -56,10 +56,11 @@ flags.DEFINE_string("greedy_profile", None, "nfsp_lhe: write the final "
                     "0.3 MB), also when the run was already complete.")
 
 PRESETS = {"kuhn": smooth_uct.SmoothUCTConfig(),
-           "leduc": smooth_uct.LEDUC,
-           "uct_kuhn": smooth_uct.uct_config(2.0),
-           "uct_leduc": smooth_uct.uct_config(20.0),
-           "lhe": smooth_uct_lhe.LHE, "uct_lhe": smooth_uct_lhe.UCT_LHE}
+           "leduc": smooth_uct.SmoothUCTConfig.leduc(),
+           "uct_kuhn": smooth_uct.SmoothUCTConfig.uct(2.0),
+           "uct_leduc": smooth_uct.SmoothUCTConfig.uct(20.0),
+           "lhe": smooth_uct.SmoothUCTConfig.lhe(),
+           "uct_lhe": smooth_uct.SmoothUCTConfig.uct_lhe()}
 # The games the thesis ran Smooth UCT on (sec. 3.3, 3.5.3).
 GAME_PRESETS = {"kuhn_poker": "kuhn", "leduc_poker": "leduc",
                 "nfsp_leduc": "leduc", "nfsp_lhe": "lhe"}

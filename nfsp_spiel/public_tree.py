@@ -21,6 +21,14 @@ Best responses, values and XFP updates cost milliseconds (River poker) to tens
 of milliseconds (60-card Leduc) instead of walking millions of states
 (Johanson et al. 2011's vectorised best response). The evaluation module and
 XFP both use `public_tree_form`.
+
+A public tree is not `game_tree.GameTree`: that one is the histories, one
+node per deal and betting (the millions of states above), this one the
+public nodes alone, the deal kept as matrices; it is built by walking one
+deal's betting, the chance node's children are the public cards rather than
+`chance_outcomes()`, and its strategy space is the sequence form's. What the
+two share is the convention for who is at a node (`game_tree.player_of`:
+`CHANCE`, `TERMINAL` or the mover) and `SequenceForm`'s methods.
 """
 
 import collections
@@ -29,6 +37,7 @@ import functools
 import numpy as np
 import threadpoolctl
 
+from nfsp_spiel import game_tree
 from nfsp_spiel import sequence_form
 from nfsp_spiel.games import nfsp_leduc
 from nfsp_spiel.games import poker
@@ -38,7 +47,8 @@ Node = collections.namedtuple(
 Node.__doc__ = """A public node.
 
 actions: the public actions from the root (betting, and Leduc's board card);
-player: who acts (-1 at terminals and chance nodes); children: {action: node
+player: who acts (`game_tree.player_of`: the mover, `game_tree.CHANCE` or
+`game_tree.TERMINAL`); children: {action: node
 index}; terminal: None, "fold" or "showdown"; folder: who folded; stake: what
 each player has put in; board: the public card above (Leduc), or -1.
 """
@@ -66,7 +76,7 @@ class _PublicTree:
             folder=player if action == poker.FOLD else -1)
     self.nodes[index] = Node(
         actions=actions,
-        player=max(state.current_player(), -1),
+        player=game_tree.player_of(state),
         children=children,
         terminal=(None if not state.is_terminal() else
                   "fold" if folder >= 0 else "showdown"),

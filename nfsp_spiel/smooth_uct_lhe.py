@@ -56,9 +56,9 @@ from nfsp_spiel.games import hand_ranks
 from nfsp_spiel.games import nfsp_lhe
 from nfsp_spiel.games import poker
 
-# The thesis' settings (sec. 3.5.3), as README.md and docs/ name them.
+# The thesis' settings (sec. 3.5.3) under the name docs/smooth-uct.md gave
+# them; `smooth_uct.SmoothUCTConfig.lhe()` and `.uct_lhe()` are the presets.
 LHE = smooth_uct.SmoothUCTConfig.lhe()
-UCT_LHE = smooth_uct.SmoothUCTConfig.uct_lhe()
 
 # The rules are the game's (`nfsp_lhe`), in chips.
 BIG_BLIND = nfsp_lhe.BIG_BLIND

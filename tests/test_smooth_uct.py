@@ -27,7 +27,8 @@ def test_eta_one_is_plain_uct():
   game = pyspiel.load_game("leduc_poker")
   smooth = smooth_uct.SmoothUCT(game, smooth_uct.SmoothUCTConfig(
       c=20.0, gamma=0.1, eta0=1.0, d=0.0), seed=4)
-  uct = smooth_uct.SmoothUCT(game, smooth_uct.uct_config(20.0), seed=4)
+  uct = smooth_uct.SmoothUCT(game, smooth_uct.SmoothUCTConfig.uct(20.0),
+                             seed=4)
   smooth.run(50_000)
   uct.run(50_000)
   np.testing.assert_array_equal(smooth.action_counts, uct.action_counts)
@@ -64,10 +65,11 @@ def test_visit_counts_add_up():
 
 def test_checkpoint_round_trip(tmp_path):
   game = pyspiel.load_game("leduc_poker")
-  search = smooth_uct.SmoothUCT(game, smooth_uct.LEDUC, seed=2)
+  search = smooth_uct.SmoothUCT(game, smooth_uct.SmoothUCTConfig.leduc(), seed=2)
   search.run(30_000)
   path = search.save(tmp_path / "uct.npz")
-  resumed = smooth_uct.SmoothUCT.restore(game, path, smooth_uct.LEDUC, seed=2)
+  resumed = smooth_uct.SmoothUCT.restore(
+      game, path, smooth_uct.SmoothUCTConfig.leduc(), seed=2)
   search.run(30_000)
   resumed.run(30_000)
   np.testing.assert_array_equal(search.q, resumed.q)
@@ -110,7 +112,7 @@ def test_agent_and_bot_play_the_average_policy():
   from open_spiel.python import rl_environment  # pylint: disable=g-import-not-at-top
   from open_spiel.python.algorithms import evaluate_bots  # pylint: disable=g-import-not-at-top
   game = pyspiel.load_game("leduc_poker")
-  search = smooth_uct.SmoothUCT(game, smooth_uct.LEDUC, seed=0)
+  search = smooth_uct.SmoothUCT(game, smooth_uct.SmoothUCTConfig.leduc(), seed=0)
   search.run(200_000)
   env = rl_environment.Environment(game)
   agents = [search.agent(p) for p in (0, 1)]
@@ -161,7 +163,7 @@ def test_agent_tells_apart_information_states_that_share_a_tensor():
   without it, it refuses rather than play one suit's strategy for both."""
   from open_spiel.python import rl_environment  # pylint: disable=g-import-not-at-top
   game = pyspiel.load_game("nfsp_leduc")
-  search = smooth_uct.SmoothUCT(game, smooth_uct.LEDUC, seed=0)
+  search = smooth_uct.SmoothUCT(game, smooth_uct.SmoothUCTConfig.leduc(), seed=0)
   search.run(20_000)
   average = search.average_policy()
   agents = [search.agent(p, seed=p) for p in (0, 1)]

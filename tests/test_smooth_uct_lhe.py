@@ -12,6 +12,7 @@ import nfsp_spiel  # noqa: F401
 from nfsp_spiel import board_buckets
 from nfsp_spiel import card_abstraction
 from nfsp_spiel import evaluation
+from nfsp_spiel import smooth_uct
 from nfsp_spiel import smooth_uct_lhe
 from nfsp_spiel.games import hand_ranks
 
@@ -278,8 +279,9 @@ def test_the_shipped_profile_is_the_documented_search(game, fake_tables):
   10^9 episodes with the thesis' LHE settings, seed 0, and has a choice at
   most information states."""
   profile = smooth_uct_lhe.shipped_profile(game, tables=fake_tables)
-  assert profile.settings == {**dataclasses.asdict(smooth_uct_lhe.LHE),
-                              "seed": 0, "episodes": 10**9}
+  assert profile.settings == {
+      **dataclasses.asdict(smooth_uct.SmoothUCTConfig.lhe()),
+      "seed": 0, "episodes": 10**9}
   visited = profile.choice != smooth_uct_lhe.UNVISITED
   assert visited.mean() > 0.8
   assert profile.choice[visited].max() <= 2

@@ -25,7 +25,7 @@ def main(argv):
   del argv
   game = pyspiel.load_game("kuhn_poker")
   configs = {"Smooth UCT": smooth_uct.SmoothUCTConfig(),
-             "UCT": smooth_uct.uct_config(2.0)}
+             "UCT": smooth_uct.SmoothUCTConfig.uct(2.0)}
   points = sorted(figure_runs.log_points(flags.FLAGS.episodes // 1000, 30))
   runs = {}
   for name, config in configs.items():

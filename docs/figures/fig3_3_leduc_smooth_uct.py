@@ -41,8 +41,8 @@ def main(argv):
   del argv
   game = pyspiel.load_game("leduc_poker")
   runs = {}
-  for name, config in (("Smooth UCT", smooth_uct.LEDUC),
-                       ("UCT", smooth_uct.uct_config(20.0))):
+  for name, config in (("Smooth UCT", smooth_uct.SmoothUCTConfig.leduc()),
+                       ("UCT", smooth_uct.SmoothUCTConfig.uct(20.0))):
     search = smooth_uct.SmoothUCT(game, config, seed=0)
     runs[name] = curve(name.replace(" ", "_").lower(), search.run,
                        search.exploitability, flags.FLAGS.episodes)

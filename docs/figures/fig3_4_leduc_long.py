@@ -1,6 +1,7 @@
 """Thesis fig. 3.4: Smooth UCT's long-term learning curves in Leduc.
 
-Thesis sec. 3.5.2: Smooth UCT with fig. 3.3's parameters (`smooth_uct.LEDUC`:
+Thesis sec. 3.5.2: Smooth UCT with fig. 3.3's parameters
+(`smooth_uct.SmoothUCTConfig.leduc()`:
 c 18, gamma 0.1, eta0 0.9, d 0.002) run for 10^10 episodes "struggles with
 convergence to a perfect Nash equilibrium"; with gamma = 0 in the mixing
 schedule (eq. 3.1) it "appears to stabilise ... at an exploitability of

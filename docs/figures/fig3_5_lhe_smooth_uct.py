@@ -4,8 +4,8 @@ The thesis trained both for 14 days (about 62 billion episodes each) in the
 E[HS^2] abstraction and played their greedy profiles' snapshots against
 SmooCT (ACPC 2014's runner-up, not available) and against each other; UCT
 led for under 72 hours, then Smooth UCT. Here each search
-(`nfsp_spiel.smooth_uct_lhe`, thesis parameters `LHE` / `UCT_LHE`) trains
-on one core (run both at once, one per core), saving snapshots at
+(`nfsp_spiel.smooth_uct_lhe`, thesis parameters `SmoothUCTConfig.lhe()` /
+`uct_lhe()`) trains on one core (run both at once, one per core), saving snapshots at
 `--snapshots` minutes of training (the last ends the run); `evaluate` then plays, per
 snapshot time, Smooth UCT's greedy profile against UCT's and each against
 the fixed baselines (always-call, always-raise, equity-threshold), in mbb/h
@@ -35,10 +35,12 @@ import pyspiel
 
 import nfsp_spiel  # noqa: F401
 from nfsp_spiel import evaluation
+from nfsp_spiel import smooth_uct
 from nfsp_spiel import smooth_uct_lhe
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-PRESETS = {"lhe": smooth_uct_lhe.LHE, "uct_lhe": smooth_uct_lhe.UCT_LHE}
+PRESETS = {"lhe": smooth_uct.SmoothUCTConfig.lhe(),
+           "uct_lhe": smooth_uct.SmoothUCTConfig.uct_lhe()}
 LABELS = {"lhe": "Smooth UCT", "uct_lhe": "UCT"}
 _CHUNK = 2_000_000  # episodes between clock checks
 
