@@ -248,7 +248,9 @@ class RLEnvironmentLoop:
   """OpenSpiel's ordinary RL loop: `step` per agent, one game at a time."""
 
   def __init__(self, game, agents):
-    self.env = rl_environment.Environment(game, chance_event_sampler=rl_environment.ChanceEventSampler(FLAGS.seed))
+    self.env = rl_environment.Environment(
+        game, chance_event_sampler=rl_environment.ChanceEventSampler(
+            FLAGS.seed))
     self.agents = agents
     self.episodes = agents[0].episodes
 
@@ -268,18 +270,22 @@ class RLEnvironmentLoop:
     return nfsp.save_agents(path, self.env.game, self.agents, progress,
                             self._settings())
 
-  def restore(self, path):
+  @classmethod
+  def restore(cls, game, path, agents):
+    """The loop with `save`'s agents (the package's drivers' convention)."""
     from nfsp_spiel import nfsp  # pylint: disable=g-import-not-at-top
-    nfsp.restore_agents(path, self.env.game, self.agents, self._settings())
-    self.episodes = self.agents[0].episodes
+    nfsp.restore_agents(path, game, agents, cls._settings())
+    return cls(game, agents)
 
-  def _settings(self):
+  @staticmethod
+  def _settings():
     # The environment's games are not saved: a resumed run deals new ones.
     return {"driver": "rl_environment", "seed": FLAGS.seed}
 
 
 def make_distributed(game, config):
-  """The Ray driver for --actors, or one line saying how to get Ray."""
+  """(new driver, resumed driver) makers of the Ray driver for --actors, or
+  one line saying how to get Ray."""
   try:
     from nfsp_spiel.nfsp import distributed  # pylint: disable=g-import-not-at-top
     distributed.import_ray()
@@ -291,7 +297,28 @@ def make_distributed(game, config):
              "locksteps": FLAGS.locksteps}
   settings = distributed.DistributedConfig(
       **{k: v for k, v in changes.items() if v is not None})
-  return distributed.DistributedSelfPlay(game, config, FLAGS.seed, settings)
+  driver = distributed.DistributedSelfPlay
+  return (lambda: driver(game, config, FLAGS.seed, settings),
+          lambda path: driver.restore(game, path, config, FLAGS.seed,
+                                      settings))
+
+
+def make_loop(game, config):
+  """(new driver, resumed driver) makers for the flags' driver, each taking
+  the game's new agents."""
+  from nfsp_spiel import nfsp  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.nfsp import selfplay  # pylint: disable=g-import-not-at-top
+  if FLAGS.actors:
+    return make_distributed(game, config)
+  agents = lambda: nfsp.agents_for(game, config, seed=FLAGS.seed)  # noqa: E731
+  if FLAGS.driver == "rl_environment":
+    return (lambda: RLEnvironmentLoop(game, agents()),
+            lambda path: RLEnvironmentLoop.restore(game, path, agents()))
+  settings = dict(num_games=FLAGS.num_games, seed=FLAGS.seed,
+                  backend=FLAGS.backend)
+  return (lambda: selfplay.SelfPlay(game, agents(), **settings),
+          lambda path: selfplay.SelfPlay.restore(game, path, agents(),
+                                                 **settings))
 
 
 def main(argv):
@@ -307,26 +334,21 @@ def main(argv):
     raise app.UsageError(f"--lbr_hands={FLAGS.lbr_hands}: LBR plays each deal "
                          "in both seats, so an even number")
   from nfsp_spiel import nfsp  # pylint: disable=g-import-not-at-top
-  from nfsp_spiel import selfplay  # pylint: disable=g-import-not-at-top
   game = run_flags.load_game(FLAGS.game)
   config = make_config()
+  new_loop, resumed_loop = make_loop(game, config)
+  metric = _column(game, _policies(config)[0])
+  run, loop = run_flags.open_run(
+      functools.partial(plot, metric), resumed_loop, new_loop)
+  # With --actors, the learner's agents, copied back after each `play`.
+  agents = loop.agents
   if FLAGS.actors:
-    loop = make_distributed(game, config)
-    agents = loop.agents  # the learner's, copied back after each `play`
 
     def diagnostics(average):
       del average  # the learner tabulates its own
       return loop.diagnostics()
   else:
-    agents = nfsp.agents_for(game, config, seed=FLAGS.seed)
-    loop = (selfplay.SelfPlay(game, agents, FLAGS.num_games, seed=FLAGS.seed,
-                              backend=FLAGS.backend)
-            if FLAGS.driver == "selfplay" else RLEnvironmentLoop(game, agents))
     diagnostics = functools.partial(nfsp.diagnostics, game, agents)
-  metric = _column(game, _policies(config)[0])
-  run, loop = run_flags.open_run(
-      functools.partial(plot, metric),
-      lambda path: loop.restore(path) or loop, lambda: loop)
   run.open_curve(loop.episodes)
   print(f"{game} at episode {loop.episodes:,}: {config}")
   if loop.episodes == 0:

@@ -195,8 +195,8 @@ def test_checkpoint_resumes_exactly(tmp_path):
   loop.play(700)
   path = loop.save(str(tmp_path / "checkpoint.npz"))
   loop.play(700)
-  again, resumed = fresh()
-  resumed.restore(path)
+  again = nfsp.agents_for(game, SMALL, seed=5)
+  resumed = selfplay.SelfPlay.restore(game, path, again, num_games=16, seed=5)
   resumed.play(700)
   for a, b in zip(agents, again):
     assert int(a.best_response_learner.iterations.numpy()) == int(
@@ -213,7 +213,8 @@ def test_a_dqn_checkpoint_is_refused_by_an_arm_agent(tmp_path):
   path = selfplay.SelfPlay(game, nfsp.agents_for(game), 4).save(
       str(tmp_path / "dqn.npz"))
   with pytest.raises(Exception, match="best_response"):
-    selfplay.SelfPlay(game, nfsp.agents_for(game, SMALL), 4).restore(path)
+    selfplay.SelfPlay.restore(game, path, nfsp.agents_for(game, SMALL),
+                              num_games=4)
 
 
 @pytest.mark.parametrize("name", ["leduc_poker", "tic_tac_toe"])

@@ -50,8 +50,10 @@ SOLVERS = {
                    lambda path, game=KUHN, **kw: smooth_uct.SmoothUCT.restore(
                        game, path, **kw)),
     "NFSP": (lambda path: _nfsp_driver().save(path),
-             lambda path, game=KUHN, **kw: _nfsp_driver(game, **kw).restore(
-                 path)),
+             lambda path, game=KUHN, config=TINY, num_games=4:
+             selfplay.SelfPlay.restore(game, path,
+                                       nfsp.agents_for(game, config),
+                                       num_games=num_games)),
     "NFSP agent": (lambda path: _agent().save(path),
                    lambda path, game=KUHN, **kw: _agent(**kw).restore(path)),
 }

@@ -71,8 +71,7 @@ def test_records_moved_between_copies_are_what_one_agent_stores():
     target.store()
   assert sum(a.steps for a in learner) == total_steps == 40 * 16
   # Every step but the episodes' pending last ones became an M_RL record.
-  pending = sum(int(moves.waiting.sum())
-                for moves in loop._moves)  # pylint: disable=protected-access
+  pending = sum(loop.waiting_moves())
   assert sum(len(a.rl_memory) for a in learner) == total_steps - pending
   assert all(len(a.sl_memory) > 0 for a in learner)
   # Nothing learned on the acting side: their weights never changed.
@@ -145,8 +144,8 @@ def test_a_run_resumes_from_its_checkpoint(tmp_path):
   finally:
     loop.close()
   one = dataclasses.replace(TWO, num_actors=1)  # another actor count is fine
-  resumed = distributed.DistributedSelfPlay(KUHN, SMALL, seed=2,
-                                            distributed=one).restore(path)
+  resumed = distributed.DistributedSelfPlay.restore(KUHN, path, SMALL, seed=2,
+                                                    distributed=one)
   try:
     episodes, parts = _learner_agents(resumed)
     assert episodes == resumed.episodes == saved_episodes
@@ -161,12 +160,9 @@ def test_a_run_resumes_from_its_checkpoint(tmp_path):
   # A single-process checkpoint is another driver's: refused.
   agents = nfsp.agents_for(KUHN, SMALL, seed=2)
   selfplay.SelfPlay(KUHN, agents, 32, seed=2).save(tmp_path / "single.npz")
-  other = distributed.DistributedSelfPlay(KUHN, SMALL, seed=2, distributed=one)
-  try:
-    with pytest.raises(checkpoints.CheckpointError, match="driver"):
-      other.restore(tmp_path / "single.npz")
-  finally:
-    other.close()
+  with pytest.raises(checkpoints.CheckpointError, match="driver"):
+    distributed.DistributedSelfPlay.restore(KUHN, tmp_path / "single.npz",
+                                            SMALL, seed=2, distributed=one)
 
 
 def test_nfsp_arm_games_stay_apart_across_actors():

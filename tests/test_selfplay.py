@@ -133,8 +133,7 @@ def _resumed_halfway(game, config, path):
   driver.play(1500)
   driver.save(path)
   resumed = nfsp.agents_for(game, config, seed=99)
-  again = selfplay.SelfPlay(game, resumed, num_games=16, seed=3)
-  again.restore(path)
+  again = selfplay.SelfPlay.restore(game, path, resumed, num_games=16, seed=3)
   assert again.episodes == driver.episodes
   again.play(3000 - again.episodes)
   return resumed
@@ -182,14 +181,14 @@ def test_bad_input(tmp_path):
   driver = selfplay.SelfPlay(game, agents, num_games=4)
   path = driver.save(str(tmp_path / "run.npz"))
   with pytest.raises(ValueError, match="num_games: 4 there, 8 here"):
-    selfplay.SelfPlay(game, nfsp.agents_for(game, SMALL),
-                      num_games=8).restore(path)
+    selfplay.SelfPlay.restore(game, path, nfsp.agents_for(game, SMALL),
+                              num_games=8)
   with pytest.raises(ValueError, match="backend='gpu'"):
     selfplay.SelfPlay(game, agents, backend="gpu")
   agents_only = nfsp.save_agents(str(tmp_path / "agents.npz"), game, agents)
   with pytest.raises(ValueError, match="driver: absent there, "
                      "'selfplay/TreeGames' here"):
-    driver.restore(agents_only)
+    selfplay.SelfPlay.restore(game, agents_only, agents, num_games=4)
 
 
 def test_bit_packed_memory_trains_and_resumes_exactly(tmp_path):
@@ -225,4 +224,4 @@ def test_bit_packed_memory_trains_and_resumes_exactly(tmp_path):
   # A checkpoint written with bytes is not this run's.
   other = nfsp.agents_for(game, SMALL.replace(memory_dtype="uint8"))
   with pytest.raises(checkpoints.CheckpointError, match="memory_dtype"):
-    selfplay.SelfPlay(game, other, num_games=16, seed=3).restore(path)
+    selfplay.SelfPlay.restore(game, path, other, num_games=16, seed=3)

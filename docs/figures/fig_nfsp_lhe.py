@@ -74,14 +74,14 @@ def evaluate_snapshots(directory, results_path, deals, seed):
   done = {(int(row["step"]), row["policy"])
           for row in _read_snapshot_results(results_path)}
   agents = nfsp.agents_for(game, nfsp.NFSPConfig.lhe(), seed=seed)
-  loop = selfplay.SelfPlay(game, agents, 128, seed=seed)
   new_file = not os.path.exists(results_path)
   with open(results_path, "a", newline="", encoding="utf-8") as f:
     writer = csv.DictWriter(f, SNAPSHOT_FIELDS)
     if new_file:
       writer.writeheader()
     for path in sorted(glob.glob(os.path.join(directory, "*.npz"))):
-      loop.restore(path)
+      loop = selfplay.SelfPlay.restore(game, path, agents, num_games=128,
+                                       seed=seed)
       for kind in ("average", "greedy_average"):
         if (loop.episodes, kind) in done:
           continue

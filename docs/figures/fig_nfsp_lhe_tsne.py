@@ -66,8 +66,8 @@ def main():
   from nfsp_spiel.nfsp import networks  # pylint: disable=g-import-not-at-top
   game = pyspiel.load_game("nfsp_lhe")
   agents = nfsp.agents_for(game, nfsp.NFSPConfig.lhe())
-  driver = selfplay.SelfPlay(game, agents, num_games=128, seed=0)
-  driver.restore(args.checkpoint)
+  driver = selfplay.SelfPlay.restore(game, args.checkpoint, agents,
+                                     num_games=128, seed=0)
   policy = nfsp.NFSPPolicy(game, agents)
   tensors, equities, pots = sample_states(game, policy, args.states,
                                           args.seed)

@@ -52,15 +52,15 @@ def train(figure, run, changes, episodes, seed, points=40,
   else:
     config = nfsp.NFSPConfig.leduc(**changes)
   agents = nfsp.agents_for(game, config, seed=seed)
-  driver = selfplay.SelfPlay(game, agents, num_games=128, seed=seed,
-                             backend=backend)
+  settings = dict(num_games=128, seed=seed, backend=backend)
   folder = run_directory.RunDirectory(
       os.path.join(figure_runs.HERE, "data", figure, run),
       checkpoint=os.path.join(ROOT, "runs", "figures", figure, run,
                               "checkpoint.npz"),
       keep_previous=False)  # git keeps the curve a fresh run replaces
-  if folder.resuming:
-    driver.restore(folder.checkpoint)
+  driver = (selfplay.SelfPlay.restore(game, folder.checkpoint, agents,
+                                      **settings) if folder.resuming
+            else selfplay.SelfPlay(game, agents, **settings))
   folder.open_curve(driver.episodes)
   targets = sorted(figure_runs.log_points(episodes, points) | {episodes})
   if stop_at is not None:

@@ -61,11 +61,10 @@ def trained_policy(game_string, algorithm, seed):
   game = pyspiel.load_game(game_string)
   agents = nfsp.agents_for(game, fig_nfsp_arm.config(algorithm, game_string),
                            seed=seed)
-  driver = selfplay.SelfPlay(game, agents, num_games=128, seed=seed,
-                             backend="tree")
-  driver.restore(os.path.join(
+  driver = selfplay.SelfPlay.restore(game, os.path.join(
       nfsp_runs.ROOT, "runs", "figures", fig_nfsp_arm.FIGURE, game_string,
-      fig_nfsp_arm.run_name(algorithm, seed), "checkpoint.npz"))
+      fig_nfsp_arm.run_name(algorithm, seed), "checkpoint.npz"), agents,
+                                     num_games=128, seed=seed, backend="tree")
   return game, driver.episodes, nfsp.NFSPPolicy(game, agents).to_tabular()
 
 

@@ -421,9 +421,20 @@ class DistributedSelfPlay:
                                   self._settings(), arrays_by_agent=parts,
                                   episodes=np.array(episodes))
 
-  def restore(self, path):
-    """Gives `save`'s file to the learner (another game, configuration or
-    driver raises `checkpoints.CheckpointError` and changes nothing)."""
+  @classmethod
+  def restore(cls, game, path, config=None, seed=0, distributed=None):
+    """The driver `cls(game, config, seed, distributed)` with `save`'s file
+    given to its learner (another game, configuration or driver raises
+    `checkpoints.CheckpointError`; the driver's actors are then stopped)."""
+    driver = cls(game, config, seed, distributed)
+    try:
+      driver._load(path)  # pylint: disable=protected-access
+    except Exception:
+      driver.close()
+      raise
+    return driver
+
+  def _load(self, path):
     ray = import_ray()
     parts, extra = checkpoint.read_agents(path, self.game, self.agents,
                                           self._settings())
@@ -434,7 +445,6 @@ class DistributedSelfPlay:
     self._publications.append(self.learner.publication.remote())
     self._sync()
     self.steps = sum(agent.steps for agent in self.agents)
-    return self
 
   def close(self):
     """Stops the actors and the learner (Ray itself keeps running)."""

@@ -129,10 +129,21 @@ class SelfPlay:
     return checkpoint.save_agents(path, self.game, self.agents, progress,
                                   self._settings(), **arrays)
 
-  def restore(self, path):
-    """Continues exactly where `save` stopped: a resumed run takes the same
-    steps as one that was never interrupted. A checkpoint of another game,
-    configuration or driver raises `checkpoints.CheckpointError`."""
+  @classmethod
+  def restore(cls, game, path, agents, **settings):
+    """The driver `cls(game, agents, **settings)` continued exactly where
+    `save` stopped: a resumed run takes the same steps as one that was never
+    interrupted. A checkpoint of another game, configuration or driver
+    raises `checkpoints.CheckpointError` (and `agents` stay as they were)."""
+    driver = cls(game, agents, **settings)
+    driver._load(path)  # pylint: disable=protected-access
+    return driver
+
+  def waiting_moves(self):
+    """Per player, the games where a move waits for its transition."""
+    return [int(moves.waiting.sum()) for moves in self._moves]
+
+  def _load(self, path):
     data = checkpoint.restore_agents(path, self.game, self.agents,
                                      self._settings())
     self.games.load_state({k[len("games/"):]: v for k, v in data.items()

@@ -23,6 +23,7 @@ runs' files differ only in the clocks they store).
 """
 
 import csv
+import inspect
 import os
 import shutil
 import subprocess
@@ -112,8 +113,14 @@ def _selfplay_resume(folder, name, game_name, config, episodes, arm=False):
   from nfsp_spiel import selfplay  # pylint: disable=g-import-not-at-top
   game = same._game(game_name)  # pylint: disable=protected-access
   agents = nfsp.agents_for(game, config, seed=99)
-  driver = selfplay.SelfPlay(game, agents, num_games=16, seed=3)
-  driver.restore(os.path.join(folder, name))
+  path = os.path.join(folder, name)
+  if isinstance(inspect.getattr_static(selfplay.SelfPlay, "restore"),
+                classmethod):  # issue 27's convention: a new, resumed driver
+    driver = selfplay.SelfPlay.restore(game, path, agents, num_games=16,
+                                       seed=3)
+  else:  # 8b7cd09: in place
+    driver = selfplay.SelfPlay(game, agents, num_games=16, seed=3)
+    driver.restore(path)
   restored = int(driver.episodes)
   driver.play(episodes)
   out = same._nfsp_summary(game, agents)  # pylint: disable=protected-access
