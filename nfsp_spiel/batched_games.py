@@ -80,8 +80,17 @@ class TreeGames:
     self.tensors = np.concatenate([tree.information_state_tensors(
         p, lambda state, p: game_tensors.state_tensor(state, p, observation)
     ).reshape(tree.num_infosets[p], size) for p in range(tree.num_players)])
+    # The rows in the order of their first visit in this class' walk (as
+    # the tensors were always laid out).
+    rows, acting = tree.infoset_rows(), tree.player >= 0
+    first = np.full(len(self.tensors), count, np.int64)
+    np.minimum.at(first, rows[acting], new[acting])
+    order = np.argsort(first, kind="stable")
+    self.tensors = self.tensors[order]
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order))
     self.tensor_row = np.full(count, -1, np.int64)
-    self.tensor_row[new] = tree.infoset_rows()
+    self.tensor_row[new[acting]] = rank[rows[acting]]
     # The edges: a child's parent, the action to it and its slot among the
     # parent's children.
     below = tree.children

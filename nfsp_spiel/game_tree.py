@@ -62,65 +62,63 @@ class GameTree:
     self.game = game
     self.num_players = game.num_players()
     self.num_actions = game.num_distinct_actions()
-    player, parent, action, probability, reach, returns, pot = (
-        [], [], [], [], [], [], [])
-    infoset, child_start, num_children, children = [], [], [], []
+    nodes = []  # per node: (parent, action, probability, reach, player,
+    # information state, pot)
+    child_start, num_children, children = [], [], []
+    returns = {}  # terminal node -> returns
     self.keys = [[] for _ in range(self.num_players)]
     self.states = [[] for _ in range(self.num_players)]
     self.first_node = [[] for _ in range(self.num_players)]
     index = [{} for _ in range(self.num_players)]
-    no_returns = [0.0] * self.num_players
+    root = game.new_initial_state()
+    has_pot = hasattr(root, "contributions")
     # (state, parent, slot among the parent's children, action, chance
     # probability, chance reach); popped last first.
-    pending = [(game.new_initial_state(), -1, 0, -1, 1.0, 1.0)]
+    pending = [(root, -1, 0, -1, 1.0, 1.0)]
     while pending:
       state, up, slot, move, p_move, p_reach = pending.pop()
-      node = len(player)
+      node = len(nodes)
       if max_nodes is not None and node >= max_nodes:
         raise TooLarge(f"{game} has more than max_nodes={max_nodes} "
                        "histories")
       if up >= 0:
         children[child_start[up] + slot] = node
-      parent.append(up)
-      action.append(move)
-      probability.append(p_move)
-      reach.append(p_reach)
-      contributions = getattr(state, "contributions", None)
-      pot.append(sum(contributions()) if contributions else np.nan)
+      pot = sum(state.contributions()) if has_pot else np.nan
       child_start.append(len(children))
-      mover = player_of(state)
-      player.append(mover)
-      if mover == TERMINAL:
-        infoset.append(-1)
+      if state.is_terminal():
+        nodes.append((up, move, p_move, p_reach, TERMINAL, -1, pot))
         num_children.append(0)
-        returns.append(state.returns())
+        returns[node] = state.returns()
         continue
-      returns.append(no_returns)
-      if mover == CHANCE:
-        infoset.append(-1)
-        outcomes = state.chance_outcomes()
+      if state.is_chance_node():
+        nodes.append((up, move, p_move, p_reach, CHANCE, -1, pot))
         below = [(state.child(a), node, k, a, p, p_reach * p)
-                 for k, (a, p) in enumerate(outcomes)]
+                 for k, (a, p) in enumerate(state.chance_outcomes())]
       else:
+        mover = state.current_player()
         key = state.information_state_string(mover)
         if key not in index[mover]:
           index[mover][key] = len(self.keys[mover])
           self.keys[mover].append(key)
           self.states[mover].append(state)
           self.first_node[mover].append(node)
-        infoset.append(index[mover][key])
+        nodes.append((up, move, p_move, p_reach, mover, index[mover][key],
+                      pot))
         below = [(state.child(a), node, k, a, 1.0, p_reach)
                  for k, a in enumerate(state.legal_actions())]
       num_children.append(len(below))
       children += [-1] * len(below)
       pending += below
+    (parent, action, probability, reach, player, infoset, pot) = (
+        zip(*nodes) if nodes else ((),) * 7)
     self.player = np.array(player, np.int64)
     self.parent = np.array(parent, np.int64)
     self.action = np.array(action, np.int64)
     self.probability = np.array(probability, np.float64)
     self.reach = np.array(reach, np.float64)
-    self.returns = np.array(returns, np.float64).reshape(
-        len(player), self.num_players)
+    self.returns = np.zeros((len(nodes), self.num_players))
+    if returns:
+      self.returns[list(returns)] = list(returns.values())
     self.pot = np.array(pot, np.float64)
     self.infoset = np.array(infoset, np.int64)
     self.child_start = np.array(child_start, np.int64)
@@ -131,7 +129,7 @@ class GameTree:
     # Player p's information state i is row offset[p] + i of a numbering
     # over all players (tables over every information state).
     self.offset = tuple(int(x) for x in np.cumsum([0] + self.num_infosets[:-1]))
-    self.num_nodes = len(player)
+    self.num_nodes = len(nodes)
 
   def children_of(self, node):
     """The ids of `node`'s children, in action (outcome) order."""
