@@ -20,7 +20,7 @@ from open_spiel.python import policy as policy_lib
 from open_spiel.python.bots import policy as policy_bot
 
 from nfsp_spiel.games import cards
-from nfsp_spiel.games import hand_ranks
+from nfsp_spiel.poker import hand_ranks
 from nfsp_spiel.games import poker
 
 HOLDEM_GAMES = ("nfsp_lhe", "river_poker")

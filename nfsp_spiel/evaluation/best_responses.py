@@ -20,7 +20,7 @@ from open_spiel.python.algorithms import best_response as py_best_response
 from open_spiel.python.algorithms import expected_game_score
 from open_spiel.python.algorithms import exploitability as py_exploitability
 
-from nfsp_spiel import public_tree
+from nfsp_spiel.trees import public_tree
 from nfsp_spiel.evaluation import policies
 
 Values = collections.namedtuple("Values", "best_response on_policy")

@@ -46,7 +46,7 @@ from nfsp_spiel.evaluation import baselines
 from nfsp_spiel.evaluation import matches
 from nfsp_spiel.evaluation import policies
 from nfsp_spiel.games import cards
-from nfsp_spiel.games import hand_ranks
+from nfsp_spiel.poker import hand_ranks
 from nfsp_spiel.games import poker
 
 LbrResult = collections.namedtuple(

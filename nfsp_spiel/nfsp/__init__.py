@@ -16,7 +16,8 @@ The parts, by module:
 * drivers: `selfplay` (batched games), `distributed` (Ray actors);
 * adapters: `openspiel_nfsp`, `openspiel_nfsp_tf1` (OpenSpiel's NFSP
   constructors);
-* `networks`, `replay_memory`, `game_tensors`: what the parts share.
+* `networks`, `replay_memory`: what the parts share (`trees.game_tensors`:
+  what they read from a game).
 
 The names below are this package's interface (`from nfsp_spiel import nfsp;
 nfsp.NFSP(...)`); they load on first use, so that reading the configuration
@@ -37,8 +38,9 @@ _EXPORTS = {
     "restore_agents": "checkpoint", "IGNORED_FIELDS": "checkpoint",
     "NFSPPolicy": "policy", "sl_memory_policy": "policy",
     "diagnostics": "policy",
-    "reads_observations": "game_tensors",
-    "information_state_size": "game_tensors", "state_tensor": "game_tensors",
+    "reads_observations": "nfsp_spiel.trees.game_tensors",
+    "information_state_size": "nfsp_spiel.trees.game_tensors",
+    "state_tensor": "nfsp_spiel.trees.game_tensors",
 }
 
 __all__ = sorted(_EXPORTS)
@@ -47,8 +49,10 @@ __all__ = sorted(_EXPORTS)
 def __getattr__(name):
   if name not in _EXPORTS:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-  value = getattr(importlib.import_module(f"{__name__}.{_EXPORTS[name]}"),
-                  name)
+  module = _EXPORTS[name]
+  if "." not in module:
+    module = f"{__name__}.{module}"
+  value = getattr(importlib.import_module(module), name)
   globals()[name] = value
   return value
 

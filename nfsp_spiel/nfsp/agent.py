@@ -23,7 +23,7 @@ from nfsp_spiel.nfsp import batched_agent
 from nfsp_spiel.nfsp import checkpoint
 from nfsp_spiel.nfsp import transitions
 from nfsp_spiel.nfsp.batched_agent import sample
-from nfsp_spiel.nfsp.game_tensors import information_state_size
+from nfsp_spiel.trees.game_tensors import information_state_size
 
 
 class MODE(enum.Enum):

@@ -14,8 +14,8 @@ from open_spiel.python import policy as policy_lib
 
 from nfsp_spiel import evaluation
 from nfsp_spiel.nfsp.config import POLICIES
-from nfsp_spiel.nfsp.game_tensors import reads_observations
-from nfsp_spiel.nfsp.game_tensors import state_tensor
+from nfsp_spiel.trees.game_tensors import reads_observations
+from nfsp_spiel.trees.game_tensors import state_tensor
 
 
 class NFSPPolicy(policy_lib.Policy):

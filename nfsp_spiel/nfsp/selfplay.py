@@ -25,14 +25,14 @@ import numpy as np
 from nfsp_spiel.nfsp import checkpoint
 from nfsp_spiel.nfsp import fused_learning
 from nfsp_spiel.nfsp import transitions
-from nfsp_spiel.nfsp.game_tensors import information_state_size
+from nfsp_spiel.trees.game_tensors import information_state_size
 # The games' part of the driver's interface (`selfplay.TreeGames`, ...).
-from nfsp_spiel.batched_games import BACKENDS  # noqa: F401
-from nfsp_spiel.batched_games import StateGames  # noqa: F401
-from nfsp_spiel.batched_games import TERMINAL
-from nfsp_spiel.batched_games import TooLarge  # noqa: F401
-from nfsp_spiel.batched_games import TreeGames  # noqa: F401
-from nfsp_spiel.batched_games import make_games
+from nfsp_spiel.trees.batched_games import BACKENDS  # noqa: F401
+from nfsp_spiel.trees.batched_games import StateGames  # noqa: F401
+from nfsp_spiel.trees.batched_games import TERMINAL
+from nfsp_spiel.trees.batched_games import TooLarge  # noqa: F401
+from nfsp_spiel.trees.batched_games import TreeGames  # noqa: F401
+from nfsp_spiel.trees.batched_games import make_games
 
 class SelfPlay:
   """Trains one NFSP agent per player on `num_games` simultaneous games."""

@@ -37,8 +37,8 @@ import functools
 import numpy as np
 import threadpoolctl
 
-from nfsp_spiel import game_tree
-from nfsp_spiel import sequence_form
+from nfsp_spiel.trees import game_tree
+from nfsp_spiel.trees import sequence_form
 from nfsp_spiel.games import nfsp_leduc
 from nfsp_spiel.games import poker
 

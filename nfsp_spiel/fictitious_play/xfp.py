@@ -43,10 +43,10 @@ from typing import Callable, Optional, Union
 
 import numpy as np
 
-from nfsp_spiel import checkpoints
+from nfsp_spiel.core import checkpoints
 from nfsp_spiel import evaluation
-from nfsp_spiel import public_tree
-from nfsp_spiel import sequence_form
+from nfsp_spiel.trees import public_tree
+from nfsp_spiel.trees import sequence_form
 
 STEPSIZE_RULES = ("xfp", "hendon", "gfp")
 INITIAL_STRATEGIES = ("uniform", "random")

@@ -24,7 +24,7 @@ import pyspiel
 from open_spiel.python import policy as policy_lib
 from open_spiel.python import rl_agent
 
-from nfsp_spiel import game_tree
+from nfsp_spiel.trees import game_tree
 
 # Relative tolerance under which action values count as tied; ties go to the
 # lowest action id, as OpenSpiel's best response does for exact ties, unless

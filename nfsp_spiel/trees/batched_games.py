@@ -15,8 +15,8 @@ import json
 import numpy as np
 import pyspiel
 
-from nfsp_spiel import game_tensors
-from nfsp_spiel import game_tree
+from nfsp_spiel.trees import game_tensors
+from nfsp_spiel.trees import game_tree
 
 # The sentinels of every compiled tree (`game_tree`), re-exported for the
 # driver.

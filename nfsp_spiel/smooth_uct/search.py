@@ -27,12 +27,12 @@ import numba
 import numpy as np
 from open_spiel.python.bots import policy as policy_bot
 
-from nfsp_spiel import checkpoints
-from nfsp_spiel import checks
+from nfsp_spiel.core import checkpoints
+from nfsp_spiel.core import checks
 from nfsp_spiel import evaluation
-from nfsp_spiel import sequence_form
-from nfsp_spiel.game_tree import CHANCE
-from nfsp_spiel.game_tree import TERMINAL
+from nfsp_spiel.trees import sequence_form
+from nfsp_spiel.trees.game_tree import CHANCE
+from nfsp_spiel.trees.game_tree import TERMINAL
 
 
 @dataclasses.dataclass

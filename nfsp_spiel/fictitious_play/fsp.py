@@ -33,11 +33,11 @@ from typing import Optional
 import numpy as np
 from open_spiel.python import rl_agent
 
-from nfsp_spiel import checkpoints
+from nfsp_spiel.core import checkpoints
 from nfsp_spiel import evaluation
-from nfsp_spiel import public_tree
-from nfsp_spiel import sequence_form
-from nfsp_spiel import xfp
+from nfsp_spiel.trees import public_tree
+from nfsp_spiel.trees import sequence_form
+from nfsp_spiel.fictitious_play import xfp
 
 
 @dataclasses.dataclass

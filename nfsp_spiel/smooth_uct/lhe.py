@@ -45,14 +45,14 @@ import numba
 import numpy as np
 from open_spiel.python import policy as policy_lib
 
-from nfsp_spiel import board_buckets
-from nfsp_spiel import cache_hints
-from nfsp_spiel import card_abstraction
-from nfsp_spiel import checkpoints
-from nfsp_spiel import checks
-from nfsp_spiel import game_tree
-from nfsp_spiel import smooth_uct
-from nfsp_spiel.games import hand_ranks
+from nfsp_spiel.poker import board_buckets
+from nfsp_spiel.poker import cache_hints
+from nfsp_spiel.poker import card_abstraction
+from nfsp_spiel.core import checkpoints
+from nfsp_spiel.core import checks
+from nfsp_spiel.trees import game_tree
+from nfsp_spiel.smooth_uct import search as smooth_uct
+from nfsp_spiel.poker import hand_ranks
 from nfsp_spiel.games import nfsp_lhe
 from nfsp_spiel.games import poker
 
@@ -431,8 +431,9 @@ class GreedyProfile(policy_lib.Policy):
                  tables=tables)
 
 
-SHIPPED_PROFILE = os.path.join(os.path.dirname(__file__), "data",
-                               "smooct_lhe.npz")
+# In the package's data folder (setup.py's package_data).
+SHIPPED_PROFILE = os.path.join(os.path.dirname(os.path.dirname(__file__)),
+                               "data", "smooct_lhe.npz")
 
 
 def shipped_profile(game, tables=None):

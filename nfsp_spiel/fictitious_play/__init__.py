@@ -1,0 +1,3 @@
+"""Fictitious play in extensive form: XFP, full-width on the sequence form
+(`xfp`), and FSP, its sample-based version (`fsp`); Heinrich's thesis ch. 4
+and 5, Heinrich, Lanctot & Silver (ICML 2015)."""
