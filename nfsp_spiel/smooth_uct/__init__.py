@@ -10,3 +10,4 @@ from nfsp_spiel.smooth_uct.search import TableSearch
 from nfsp_spiel.smooth_uct.search import backup
 from nfsp_spiel.smooth_uct.search import exploration_schedule
 from nfsp_spiel.smooth_uct.search import select
+from nfsp_spiel.smooth_uct.search import uct_config
