@@ -21,6 +21,7 @@ import pyspiel
 
 import nfsp_spiel  # noqa: F401
 from nfsp_spiel import nfsp
+from nfsp_spiel.nfsp import rl_loop
 from nfsp_spiel import selfplay
 
 FLAGS = flags.FLAGS
@@ -38,14 +39,7 @@ class _RLLoop:
     self.episodes = 0
 
   def play(self, episodes):
-    for _ in range(episodes):
-      time_step = self.env.reset()
-      while not time_step.last():
-        player = time_step.observations["current_player"]
-        time_step = self.env.step([self.agents[player].step(time_step).action])
-      for agent in self.agents:
-        agent.step(time_step)
-    self.episodes += episodes
+    self.episodes += rl_loop.play_episodes(self.env, self.agents, episodes)
 
 
 def _agents(game):

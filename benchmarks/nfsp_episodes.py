@@ -39,15 +39,10 @@ BATCHED = ("ours_batched", "ours_batched_nfsp_arm")
 
 
 def _rl_loop(env, agents, episodes):
-  """OpenSpiel's RL loop; returns the episodes played."""
-  for _ in range(episodes):
-    time_step = env.reset()
-    while not time_step.last():
-      player = time_step.observations["current_player"]
-      time_step = env.step([agents[player].step(time_step).action])
-    for agent in agents:
-      agent.step(time_step)
-  return episodes
+  """OpenSpiel's RL loop (its PyTorch agents' `step` takes the same
+  arguments); returns the episodes played."""
+  from nfsp_spiel.nfsp import rl_loop  # pylint: disable=g-import-not-at-top
+  return rl_loop.play_episodes(env, agents, episodes)
 
 
 def measure(variant, game_string, warmup, episodes, seed):

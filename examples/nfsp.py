@@ -255,15 +255,9 @@ class RLEnvironmentLoop:
     self.episodes = agents[0].episodes
 
   def play(self, num_episodes):
-    for _ in range(num_episodes):
-      time_step = self.env.reset()
-      while not time_step.last():
-        player = time_step.observations["current_player"]
-        action = self.agents[player].step(time_step).action
-        time_step = self.env.step([action])
-      for agent in self.agents:
-        agent.step(time_step)
-    self.episodes += num_episodes
+    from nfsp_spiel.nfsp import rl_loop  # pylint: disable=g-import-not-at-top
+    self.episodes += rl_loop.play_episodes(self.env, self.agents,
+                                           num_episodes)
 
   def save(self, path, progress=None):
     from nfsp_spiel import nfsp  # pylint: disable=g-import-not-at-top

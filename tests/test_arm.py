@@ -12,6 +12,7 @@ from nfsp_spiel import selfplay
 from nfsp_spiel.core.quiet_tensorflow import tf
 from nfsp_spiel.nfsp import arm
 from nfsp_spiel.nfsp import config as nfsp_config
+from nfsp_spiel.nfsp import rl_loop
 from nfsp_spiel.nfsp import transitions
 
 # A small NFSP-ARM: iterations of 200 transitions, 50 updates each; eta 0.1
@@ -222,13 +223,7 @@ def test_runs_in_openspiels_rl_environment(name):
   game = pyspiel.load_game(name)
   env = rl_environment.Environment(game)
   agents = nfsp.agents_for(game, SMALL)
-  for _ in range(150):
-    time_step = env.reset()
-    while not time_step.last():
-      player = time_step.observations["current_player"]
-      time_step = env.step([agents[player].step(time_step).action])
-    for agent in agents:
-      agent.step(time_step)
+  rl_loop.play_episodes(env, agents, 150)
   assert int(agents[0].best_response_learner.iterations.numpy()) >= 1
   assert np.isfinite(agents[0].losses["rl_loss"])
 

@@ -11,6 +11,7 @@ import pytest
 
 import nfsp_spiel  # noqa: F401
 from nfsp_spiel import nfsp
+from nfsp_spiel.nfsp import rl_loop
 
 SMALL = nfsp.NFSPConfig(best_response=nfsp.DQNConfig(memory_capacity=5000),
                         sl_memory_capacity=20000, learn_every=16,
@@ -22,17 +23,7 @@ def _env(game, seed=0):
       game, chance_event_sampler=rl_environment.ChanceEventSampler(seed))
 
 
-def _play(env, agents, episodes, is_evaluation=False, check=None):
-  for _ in range(episodes):
-    time_step = env.reset()
-    while not time_step.last():
-      player = time_step.observations["current_player"]
-      output = agents[player].step(time_step, is_evaluation=is_evaluation)
-      if check:
-        check(time_step, player, output)
-      time_step = env.step([output.action])
-    for agent in agents:
-      agent.step(time_step, is_evaluation=is_evaluation)
+_play = rl_loop.play_episodes
 
 
 def test_presets_hold_the_papers_values():

@@ -23,6 +23,7 @@ from nfsp_spiel import nfsp as nfsp_lib
 from nfsp_spiel import openspiel_nfsp
 from nfsp_spiel import openspiel_nfsp_tf1
 from nfsp_spiel.core.quiet_tensorflow import tf
+from nfsp_spiel.nfsp import rl_loop
 
 OPENSPIELS_IMPORT = "from open_spiel.python.pytorch import nfsp\n"
 OURS = "from nfsp_spiel import openspiel_nfsp as nfsp\n"
@@ -78,14 +79,7 @@ class _AveragePolicies(policy.Policy):
     return {action: probs[action] for action in legal}
 
 
-def _train(env, agents, episodes):
-  for _ in range(episodes):
-    time_step = env.reset()
-    while not time_step.last():
-      player = time_step.observations["current_player"]
-      time_step = env.step([agents[player].step(time_step).action])
-    for agent in agents:
-      agent.step(time_step)
+_train = rl_loop.play_episodes
 
 
 def _tf1_agents(session, env, **changes):
