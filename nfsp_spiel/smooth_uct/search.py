@@ -93,7 +93,7 @@ class SmoothUCTConfig:
 
   @classmethod
   def lhe(cls):
-    """Limit Hold'em (`smooth_uct_lhe`), thesis sec. 3.5.3: gamma 0.1, eta
+    """Limit Hold'em (`smooth_uct.lhe`), thesis sec. 3.5.3: gamma 0.1, eta
     0.9, d = 1/20000; eq. 3.2 with C = 24 (half the largest pot, 48 big
     blinds) and k = 0.5."""
     return cls(c=24.0, gamma=0.1, eta0=0.9, d=1 / 20000, exploration_cap=24.0,
@@ -115,7 +115,7 @@ def exploration_schedule(pot, parent, new_round, cap, k):
   remaining betting potential (the largest pot reachable below, less the
   pot) of the start of the node's betting round: the root or a node where
   `new_round` is true. The one place of the thesis' exploration cap, for
-  this module's trees and `smooth_uct_lhe`'s betting tree."""
+  this module's trees and `smooth_uct.lhe`'s betting tree."""
   pot = np.asarray(pot, np.float64)
   up, fresh = np.asarray(parent).tolist(), np.asarray(new_round).tolist()
   largest = pot.tolist()  # the largest pot below each node
@@ -132,7 +132,7 @@ def exploration_schedule(pot, parent, new_round, cap, k):
 @numba.njit(cache=True)
 def select(u, n, counts, action_counts, q, gamma, eta0, d, c):
   """Smooth UCB (Alg. 3) at tree node u with n actions: a child index.
-  Shared by every simulation kernel (this module's, smooth_uct_lhe's)."""
+  Shared by every simulation kernel (this module's, smooth_uct.lhe's)."""
   eta = max(gamma, eta0 / (1.0 + d * np.sqrt(counts[u])))
   if np.random.random() < eta:  # UCB, unvisited actions first, random ties
     best, best_value, ties = 0, -np.inf, 0

@@ -1,5 +1,5 @@
 """Many games of one OpenSpiel game stepped at once, for batched self-play
-(`nfsp_spiel.selfplay`).
+(`nfsp_spiel.nfsp.selfplay`).
 
 * `TreeGames`: a game small enough to enumerate (Kuhn, Leduc: 9457 histories)
   is compiled once (`game_tree.GameTree`) into arrays (children, players,
