@@ -7,6 +7,7 @@ import tensorflow as tf
 from nfsp_spiel import nfsp
 from nfsp_spiel.nfsp import dqn
 from nfsp_spiel.nfsp import networks
+from nfsp_spiel.nfsp import transitions
 
 
 def _agent(refit_every):
@@ -105,7 +106,8 @@ def test_an_update_moves_q_by_the_gradient_of_half_the_squared_error():
            "done": np.ones(1, np.float32)}
   q = learner.q_values(batch["state"])[0, 1]
   bias = learner.q_network.numpy_weights()[-1]
-  learner.update({k: tf.constant(v) for k, v in batch.items()})
+  records = transitions.records(learner.record_fields(), **batch)
+  learner.learn(tf.constant(records[None], tf.float32))  # one update
   moved = learner.q_network.numpy_weights()[-1] - bias
   np.testing.assert_allclose(moved, [0.0, 0.1 * (0.7 - q), 0.0], rtol=1e-5,
                              atol=1e-7)

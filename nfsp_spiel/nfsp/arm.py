@@ -45,6 +45,7 @@ matching explores by itself).
 import numpy as np
 
 from nfsp_spiel.core.quiet_tensorflow import tf
+from nfsp_spiel.nfsp import learner
 from nfsp_spiel.nfsp import networks
 from nfsp_spiel.nfsp import transitions
 
@@ -177,47 +178,81 @@ class ARM:
 
   def learn(self, states, actions, returns, bootstrap_states,
             bootstrap_weights, rows):
-    """One ARM iteration (graph code): targets from the networks as they
-    stand, then `updates` Adam steps; returns the last step's loss."""
-    carried = self.carried_advantages(states, actions)
-    for target, source in zip(self.target_network.weights,
-                              self.network.weights):
-      target.assign(source)
-    tau = self.settings.target_tau
-    loss = tf.constant(0.0)
-    for update in tf.range(tf.shape(rows)[0]):
+    """One ARM iteration (graph code); returns the last step's loss."""
+    return learner.learn_in_place(self, states, actions, returns,
+                                  bootstrap_states, bootstrap_weights, rows)
+
+  def learning_variables(self):
+    return [*self.network.weights, *self.target_network.weights,
+            *self.optimizer.state(), self.updates, self.iterations]
+
+  def learning_settings(self):
+    return {"learning_rate": np.float32(self.settings.learning_rate),
+            "target_tau": np.float32(self.settings.target_tau)}
+
+  def learning_step(self, values, settings, calls, states, actions, returns,
+                    bootstrap_states, bootstrap_weights, rows):
+    """One ARM iteration: targets from the network as it stands, the target
+    copy V' reset to it, then `updates` Adam steps, each moving V' towards
+    the network by tau (`calls` 0: none, the values stay)."""
+    count = len(self.network.weights)
+    weights, optimizer = values[:count], values[2 * count:-2]
+    updates, iterations = values[-2:]
+    carried = self.carried_advantages(states, actions, weights, iterations)
+    tau = settings["target_tau"]
+
+    def step(update, weights, targets, optimizer, loss):
+      del loss
       batch = rows[update]
       value_targets, advantage_targets = self.targets(
           tf.gather(carried, batch), tf.gather(returns, batch),
           tf.gather(bootstrap_states, batch),
-          tf.gather(bootstrap_weights, batch))
-      loss = self.optimizer.step(lambda: self.loss(  # pylint: disable=cell-var-from-loop
-          tf.gather(states, batch), tf.gather(actions, batch),
-          value_targets, advantage_targets))
-      for target, source in zip(self.target_network.weights,
-                                self.network.weights):
-        target.assign(target + tau * (source - target))
-    self.updates.assign_add(tf.cast(tf.shape(rows)[0], tf.int64))
-    self.iterations.assign_add(1)
-    return loss
+          tf.gather(bootstrap_weights, batch), targets)
+      loss, weights, optimizer = networks.adam_update(
+          lambda w: self.loss(tf.gather(states, batch),
+                              tf.gather(actions, batch), value_targets,
+                              advantage_targets, w),
+          weights, optimizer, settings["learning_rate"])
+      targets = [t + tau * (s - t) for t, s in zip(targets, weights)]
+      return update + 1, weights, targets, optimizer, loss
 
-  def carried_advantages(self, states, actions):
+    steps = tf.shape(rows)[0]
+    _, weights, targets, optimizer, loss = tf.while_loop(
+        lambda update, *_: update < steps, step,
+        (tf.constant(0), weights, list(weights), optimizer,
+         tf.constant(0.0)))
+    new = [*weights, *targets, *optimizer,
+           updates + tf.cast(steps, tf.int64), iterations + 1]
+    return learner.select(None if calls is None else calls > 0, new,
+                          values), loss
+
+  def carried_advantages(self, states, actions, weights=None,
+                         iterations=None):
     """max(Q+_{t-1}(o, a) - V_{t-1}(o), 0) of eq. 12 from the network as it
-    stands before iteration t; 0 in the first (Q+_0 = 0)."""
-    outputs = self.network(states)
+    stands before iteration t (`weights`, default the network's); 0 in the
+    first (Q+_0 = 0)."""
+    weights = self.network.weights if weights is None else weights
+    iterations = self.iterations if iterations is None else iterations
+    outputs = networks.outputs(weights, states)
     advantage = tf.gather(outputs, actions, batch_dims=1) - outputs[:, -1]
-    return tf.where(self.iterations > 0, tf.nn.relu(advantage), 0.0)
+    return tf.where(iterations > 0, tf.nn.relu(advantage), 0.0)
 
-  def targets(self, carried, returns, bootstrap_states, bootstrap_weights):
+  def targets(self, carried, returns, bootstrap_states, bootstrap_weights,
+              target_weights=None):
     """(V target, Q+ target) of eq. 11 and 12: the n-step return, bootstrapped
-    from the target copy V', and that plus the carried advantage."""
-    value_targets = returns + bootstrap_weights * self.target_network(
-        bootstrap_states)[:, -1]
+    from the target copy V' (`target_weights`, default the target
+    network's), and that plus the carried advantage."""
+    if target_weights is None:
+      target_weights = self.target_network.weights
+    value_targets = returns + bootstrap_weights * networks.outputs(
+        target_weights, bootstrap_states)[:, -1]
     return value_targets, carried + value_targets
 
-  def loss(self, states, actions, value_targets, advantage_targets):
+  def loss(self, states, actions, value_targets, advantage_targets,
+           weights=None):
     """Mean squared error of V plus that of Q+ at the taken actions."""
-    outputs = self.network(states)
+    outputs = networks.outputs(
+        self.network.weights if weights is None else weights, states)
     values = outputs[:, -1]
     advantages = tf.gather(outputs, actions, batch_dims=1)
     return (tf.reduce_mean(tf.square(tf.stop_gradient(value_targets) - values))

@@ -14,6 +14,7 @@ import math
 import numpy as np
 
 from nfsp_spiel.core.quiet_tensorflow import tf
+from nfsp_spiel.nfsp import learner
 from nfsp_spiel.nfsp import networks
 from nfsp_spiel.nfsp import replay_memory
 
@@ -107,16 +108,33 @@ class AveragePolicy:
   def learn(self, records):
     """One SGD update per leading row of `records` (graph code); returns
     the last update's loss."""
+    return learner.learn_in_place(self, records)
+
+  def learning_variables(self):
+    return self.network.weights
+
+  def learning_settings(self):
+    return {"learning_rate": np.float32(self.config.sl_learning_rate)}
+
+  def learning_step(self, values, settings, calls, records):
+    """Eq. 6.3's SGD updates, one per leading row of `records` (the first
+    `calls * updates_per_learn` where `calls` is given)."""
+    weights = list(values)
     for update in range(records.shape[0]):
+      active = None if calls is None else (
+          update < calls * self.config.updates_per_learn)
       batch = tf.cast(records[update], tf.float32)
       states = batch[:, :-1]
       actions = tf.cast(batch[:, -1], tf.int32)
-      loss = networks.sgd_step(
-          lambda: tf.reduce_mean(  # eq. 6.3
+      step_loss, new_weights = networks.sgd_update(
+          lambda w: tf.reduce_mean(  # eq. 6.3
               tf.nn.sparse_softmax_cross_entropy_with_logits(
-                  actions, self.network(states))),  # pylint: disable=cell-var-from-loop
-          self.network.weights, self.config.sl_learning_rate)
-    return loss
+                  actions, networks.outputs(w, states))),  # pylint: disable=cell-var-from-loop
+          weights, settings["learning_rate"])
+      weights = learner.select(active, new_weights, weights)
+      loss = step_loss if update == 0 else learner.select(
+          active, step_loss, loss)
+    return weights, loss
 
   def acting_variables(self):
     return self.network.weights

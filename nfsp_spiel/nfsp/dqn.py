@@ -26,6 +26,7 @@ import math
 import numpy as np
 
 from nfsp_spiel.core.quiet_tensorflow import tf
+from nfsp_spiel.nfsp import learner
 from nfsp_spiel.nfsp import networks
 from nfsp_spiel.nfsp import replay_memory
 from nfsp_spiel.nfsp import transitions
@@ -108,39 +109,64 @@ class DQN:
   def learn(self, records):
     """One SGD update per leading row of `records` (graph code); returns the
     last update's loss."""
+    return learner.learn_in_place(self, records)
+
+  def learning_variables(self):
+    targets = [] if self.target_network is None else (
+        self.target_network.weights)
+    return [*self.q_network.weights, *targets, self.updates]
+
+  def learning_settings(self):
+    return {"learning_rate": np.float32(self.learning_rate),
+            "target_refit_every": np.int64(max(self.target_refit_every, 1))}
+
+  def learning_step(self, values, settings, calls, records):
+    """Eq. 6.1's SGD updates, one per leading row of `records` (the first
+    `calls * updates_per_learn` where `calls` is given), each followed by
+    the target refit when due."""
+    count = len(self.q_network.weights)
+    weights, updates = values[:count], values[-1]
+    targets = values[count:-1] or None
     for update in range(records.shape[0]):
+      active = None if calls is None else (
+          update < calls * self.config.updates_per_learn)
       batch = {name: records[update, :, start:stop]
                for name, (start, stop) in self.columns.items()}
       for name in ("action", "reward", "done"):
         batch[name] = batch[name][:, 0]
       batch["action"] = tf.cast(batch["action"], tf.int32)
-      loss = self.update(batch)
-    return loss
+      step_loss, new_weights = networks.sgd_update(
+          lambda w: self.loss(batch, w, targets),  # pylint: disable=cell-var-from-loop
+          weights, settings["learning_rate"])
+      new_updates = updates + 1
+      if targets is not None:  # refit every `target_refit_every` updates
+        targets = learner.select(
+            active, learner.select(
+                new_updates % settings["target_refit_every"] == 0,
+                new_weights, targets), targets)
+      weights = learner.select(active, new_weights, weights)
+      updates = learner.select(active, new_updates, updates)
+      loss = step_loss if update == 0 else learner.select(
+          active, step_loss, loss)
+    return [*weights, *(targets or []), updates], loss
 
-  def loss(self, batch):
-    """Half the mean squared TD error of eq. 6.1 on a batch of transitions."""
-    bootstrap = (self.q_network if self.target_network is None
-                 else self.target_network)
-    next_values = bootstrap(batch["next_state"])
+  def loss(self, batch, weights=None, targets=None):
+    """Half the mean squared TD error of eq. 6.1 on a batch of transitions,
+    at `weights` (default: the Q-network's) bootstrapping from `targets`
+    (default: the target network's, or the Q-network's where there is
+    none)."""
+    if weights is None:
+      weights = self.q_network.weights
+      if self.target_network is not None:
+        targets = self.target_network.weights
+    bootstrap = weights if targets is None else targets
+    next_values = networks.outputs(bootstrap, batch["next_state"])
     next_values += (1.0 - batch["next_legal"]) * _ILLEGAL
     target = batch["reward"] + (1.0 - batch["done"]) * tf.reduce_max(
         next_values, axis=1)
-    values = tf.gather(self.q_network(batch["state"]), batch["action"],
-                       batch_dims=1)
+    values = tf.gather(networks.outputs(weights, batch["state"]),
+                       batch["action"], batch_dims=1)
     return 0.5 * tf.reduce_mean(tf.square(tf.stop_gradient(target) - values))
-
-  def update(self, batch):
-    """One SGD step on `batch`, then the target refit when due (graph code:
-    call it inside a `tf.function`); returns the loss."""
-    loss = networks.sgd_step(lambda: self.loss(batch),
-                             self.q_network.weights, self.learning_rate)
-    self.updates.assign_add(1)
-    if (self.target_network is not None and
-        self.updates % self.target_refit_every == 0):
-      for target, source in zip(self.target_network.weights,
-                                self.q_network.weights):
-        target.assign(source)
-    return loss
 
   def acting_variables(self):
     return self.q_network.weights

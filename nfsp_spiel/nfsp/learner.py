@@ -21,6 +21,8 @@ from typing import Protocol, Sequence
 
 import numpy as np
 
+from nfsp_spiel.core.quiet_tensorflow import tf
+
 
 class LearningPart(Protocol):
   """What the fused learning call needs of a part that learns."""
@@ -34,7 +36,22 @@ class LearningPart(Protocol):
 
   def learn(self, *batches):
     """Graph code, run inside the compiled call: the updates on `batches`;
-    returns the last update's loss."""
+    returns the last update's loss (`learn_in_place`)."""
+
+  def learning_variables(self) -> Sequence:
+    """Every variable a learning call reads and writes (weights, target
+    copies, counters, optimiser state), in `learning_step`'s order."""
+
+  def learning_settings(self) -> dict:
+    """The scalars a learning call depends on that may differ between the
+    members of a population (learning rates, target refit period ...), as
+    numpy scalars."""
+
+  def learning_step(self, values, settings, calls, *batches):
+    """Graph code, a pure function: `learning_variables()`' new values and
+    the last update's loss after the updates of `calls` learning calls on
+    `batches` (`calls` None: all of them; a tensor: the rest of the batches
+    pad a population's stacked call and change nothing)."""
 
   def acting_variables(self) -> Sequence:
     """The variables whose new values acting reads after a learning call."""
@@ -42,6 +59,28 @@ class LearningPart(Protocol):
   def set_acting_weights(self, weights: Sequence[np.ndarray]) -> None:
     """Takes `acting_variables()`' values (numpy) as the weights acting
     reads from now on."""
+
+
+def learn_in_place(part, *batches):
+  """`part.learn(*batches)` through its `learning_step`: the variables'
+  values in, the new values assigned (graph code). A population stacks the
+  same step over its members (`nfsp_spiel.nfsp.population`)."""
+  variables = part.learning_variables()
+  values, loss = part.learning_step([v.read_value() for v in variables],
+                                    part.learning_settings(), None, *batches)
+  for variable, value in zip(variables, values):
+    variable.assign(value)
+  return loss
+
+
+def select(active, new, old):
+  """`new` where `active` (None or True: everywhere), else `old`; lists
+  elementwise (graph code)."""
+  if active is None or active is True:
+    return new
+  if isinstance(new, (list, tuple)):
+    return [tf.where(active, n, o) for n, o in zip(new, old)]
+  return tf.where(active, new, old)
 
 
 class BestResponseLearner(LearningPart, Protocol):

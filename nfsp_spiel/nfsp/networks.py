@@ -52,11 +52,7 @@ class MLP(tf.Module):
 
   def __call__(self, inputs):
     """Outputs for a batch of inputs, inside or outside a `tf.function`."""
-    hidden = inputs
-    for weights, bias in self.layers[:-1]:
-      hidden = tf.nn.relu(tf.matmul(hidden, weights) + bias)
-    weights, bias = self.layers[-1]
-    return tf.matmul(hidden, weights) + bias
+    return outputs(self.weights, inputs)
 
   def numpy_weights(self):
     """A numpy copy of the weights for `forward`."""
@@ -69,6 +65,17 @@ class MLP(tf.Module):
         raise ValueError(f"weight of shape {np.shape(value)} does not fit the "
                          f"network's {tuple(variable.shape)}")
       variable.assign(value)
+
+
+def outputs(weights, inputs):
+  """An MLP's outputs in TensorFlow from its weights as tensors
+  ([w0, b0, w1, b1, ...]): the learning calls differentiate with respect to
+  the weights as values, so that one member's update and a population's
+  stacked updates are the same function (`nfsp_spiel.nfsp.learner`)."""
+  hidden = inputs
+  for i in range(0, len(weights) - 2, 2):
+    hidden = tf.nn.relu(tf.matmul(hidden, weights[i]) + weights[i + 1])
+  return tf.matmul(hidden, weights[-2]) + weights[-1]
 
 
 def last_hidden(weights, inputs):
@@ -85,14 +92,15 @@ def forward(weights, inputs):
   return last_hidden(weights, inputs) @ weights[-2] + weights[-1]
 
 
-def sgd_step(loss_fn, variables, learning_rate):
-  """One plain SGD step (no momentum: the papers' optimiser) on `loss_fn()`;
-  returns the loss. Usable inside a `tf.function`."""
+def sgd_update(loss_fn, weights, learning_rate):
+  """One plain SGD step (no momentum: the papers' optimiser) on
+  `loss_fn(weights)`, weights as tensors; returns (loss, new weights). Graph
+  code."""
   with tf.GradientTape() as tape:
-    loss = loss_fn()
-  for variable, gradient in zip(variables, tape.gradient(loss, variables)):
-    variable.assign_sub(learning_rate * gradient)
-  return loss
+    tape.watch(weights)
+    loss = loss_fn(weights)
+  gradients = tape.gradient(loss, weights)
+  return loss, [w - learning_rate * g for w, g in zip(weights, gradients)]
 
 
 class Adam(tf.Module):
@@ -115,21 +123,9 @@ class Adam(tf.Module):
     self.second = [tf.Variable(tf.zeros_like(v)) for v in self.variables_]
     self.steps = tf.Variable(0.0, name="steps")
 
-  def step(self, loss_fn):
-    """One Adam step on `loss_fn()`; returns the loss (graph code)."""
-    with tf.GradientTape() as tape:
-      loss = loss_fn()
-    gradients = tape.gradient(loss, self.variables_)
-    self.steps.assign_add(1.0)
-    t = self.steps
-    rate = (self.learning_rate * tf.sqrt(1.0 - self.BETA2**t) /
-            (1.0 - self.BETA1**t))
-    for variable, gradient, m, v in zip(self.variables_, gradients,
-                                        self.first, self.second):
-      m.assign(self.BETA1 * m + (1.0 - self.BETA1) * gradient)
-      v.assign(self.BETA2 * v + (1.0 - self.BETA2) * tf.square(gradient))
-      variable.assign_sub(rate * m / (tf.sqrt(v) + self.EPSILON))
-    return loss
+  def state(self):
+    """The optimiser's variables: first moments, second moments, steps."""
+    return [*self.first, *self.second, self.steps]
 
   def numpy_state(self):
     """The moments and step count as arrays (for checkpoints)."""
@@ -142,3 +138,24 @@ class Adam(tf.Module):
     for variable, value in zip(self.first + self.second, arrays[:2 * count]):
       variable.assign(value)
     self.steps.assign(arrays[2 * count])
+
+
+def adam_update(loss_fn, weights, state, learning_rate):
+  """One Adam step on `loss_fn(weights)` with `Adam.state()`'s values as
+  `state`; returns (loss, new weights, new state). Graph code."""
+  count = len(weights)
+  first, second, steps = state[:count], state[count:2 * count], state[-1]
+  with tf.GradientTape() as tape:
+    tape.watch(weights)
+    loss = loss_fn(weights)
+  gradients = tape.gradient(loss, weights)
+  steps = steps + 1.0
+  rate = (learning_rate * tf.sqrt(1.0 - Adam.BETA2**steps) /
+          (1.0 - Adam.BETA1**steps))
+  first = [Adam.BETA1 * m + (1.0 - Adam.BETA1) * g
+           for m, g in zip(first, gradients)]
+  second = [Adam.BETA2 * v + (1.0 - Adam.BETA2) * tf.square(g)
+            for v, g in zip(second, gradients)]
+  weights = [w - rate * m / (tf.sqrt(v) + Adam.EPSILON)
+             for w, m, v in zip(weights, first, second)]
+  return loss, weights, [*first, *second, steps]
