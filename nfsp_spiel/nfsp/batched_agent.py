@@ -267,7 +267,7 @@ class BatchedAgent:
     for part, part_ready, part_weights in zip(self.learning_parts(), ready,
                                               weights):
       if part_ready:
-        part.set_acting_weights([w.numpy() for w in part_weights])
+        part.set_acting_weights([np.asarray(w) for w in part_weights])
 
   # ---- records and weights for a learner in another process ----
   # (`nfsp_spiel.nfsp.distributed`: actors' copies play and take their

@@ -117,6 +117,12 @@ class DQNConfig:
         *_positive_integers(self, ("memory_capacity",
                                    "epsilon_decay_steps"))])
 
+  def shapes(self):
+    """What must be equal for learners to be stacked in a population
+    (`nfsp_spiel.nfsp.stacked_learning`): whether there is a target
+    network."""
+    return {"target network": self.target_refit_every > 0}
+
   def build(self, state_size, num_actions, config, rng):
     """The learner (`nfsp_spiel.nfsp.dqn.DQN`) for an agent of `config`."""
     return _build("dqn", "DQN", config, state_size, num_actions, rng)
@@ -155,6 +161,11 @@ class ARMConfig:
         ("target_tau", 0 < self.target_tau <= 1, "in (0, 1]"),
         *_positive_integers(self, ("iteration_steps", "updates",
                                    "batch_size", "n_step"))])
+
+  def shapes(self):
+    """What must be equal for learners to be stacked in a population."""
+    return {"iteration_steps": self.iteration_steps, "updates": self.updates,
+            "batch_size": self.batch_size}
 
   def build(self, state_size, num_actions, config, rng):
     """The learner (`nfsp_spiel.nfsp.arm.ARM`) for an agent of `config`."""

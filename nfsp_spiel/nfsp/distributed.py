@@ -409,7 +409,7 @@ class DistributedSelfPlay:
 
   # ---- checkpoints: the learner's agents; actors start new games ----
 
-  def _settings(self):
+  def driver_settings(self):
     return {"driver": "distributed", "seed": self._seed}
 
   def save(self, path, progress=None):
@@ -418,7 +418,7 @@ class DistributedSelfPlay:
     ray = import_ray()
     episodes, parts = ray.get(self.learner.checkpoint_arrays.remote())
     return checkpoint.save_agents(path, self.game, self.agents, progress,
-                                  self._settings(), arrays_by_agent=parts,
+                                  self.driver_settings(), arrays_by_agent=parts,
                                   episodes=np.array(episodes))
 
   @classmethod
@@ -437,7 +437,7 @@ class DistributedSelfPlay:
   def _load(self, path):
     ray = import_ray()
     parts, extra = checkpoint.read_agents(path, self.game, self.agents,
-                                          self._settings())
+                                          self.driver_settings())
     episodes = int(extra["episodes"])
     ray.get(self.learner.load_checkpoint.remote(parts, episodes, str(path)))
     self.episodes = episodes

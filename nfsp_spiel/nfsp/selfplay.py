@@ -78,6 +78,17 @@ class SelfPlay:
   def step(self):
     """One lockstep: every game makes one move, then finished games end
     (their agents learn the outcome) and restart."""
+    due = self.move()
+    # Before the episodes' ends reach the agents: with one game, a lockstep
+    # is one agent's step, and this is where its own `step` learns.
+    if self._learn:
+      self._learning.learn(self.agents, due)
+    self.end_episodes()
+
+  def move(self):
+    """The first part of a lockstep: every game makes one move; returns the
+    learning calls that fell due per agent (`step` makes them, a
+    population makes its members' together)."""
     player = self.games.current_player()
     due = [0] * len(self.agents)  # learning calls, made together at the end
     for p, agent in enumerate(self.agents):
@@ -90,10 +101,10 @@ class SelfPlay:
       self._moves[p].moved(games, states, legal, actions)
       due[p] = agent.record_steps(states, actions, best_response, learn=False)
       self.games.apply(games, actions)
-    # Before the episodes' ends reach the agents: with one game, a lockstep
-    # is one agent's step, and this is where its own `step` learns.
-    if self._learn:
-      self._learning.learn(self.agents, due)
+    return due
+
+  def end_episodes(self):
+    """The last part of a lockstep: finished games end and restart."""
     finished = np.flatnonzero(self.games.current_player() == TERMINAL)
     if finished.size:
       self._finish(finished)
@@ -109,7 +120,7 @@ class SelfPlay:
 
   # ---- checkpoints: the agents and the games in flight, in one file ----
 
-  def _settings(self):
+  def driver_settings(self):
     """The driver's part of the checkpoint header."""
     # The games in flight are saved in their backend's own form.
     return {"driver": f"selfplay/{type(self.games).__name__}",
@@ -118,6 +129,12 @@ class SelfPlay:
   def save(self, path, progress=None):
     """The agents and the games in flight in one file (atomic), with a
     training run's `progress` (`run_directory`)."""
+    return checkpoint.save_agents(path, self.game, self.agents, progress,
+                                  self.driver_settings(), **self.driver_arrays())
+
+  def driver_arrays(self):
+    """The driver's part of a checkpoint: the games in flight, the moves
+    waiting for their transitions, the episodes' modes, the clock."""
     arrays = {"episodes": np.array(self.episodes),
               "rng": json.dumps(self._rng.bit_generator.state),
               "pending_state": np.stack([m.state for m in self._moves], 1),
@@ -126,8 +143,7 @@ class SelfPlay:
               "best_response": self._best_response}
     for key, value in self.games.state().items():
       arrays[f"games/{key}"] = value
-    return checkpoint.save_agents(path, self.game, self.agents, progress,
-                                  self._settings(), **arrays)
+    return arrays
 
   @classmethod
   def restore(cls, game, path, agents, **settings):
@@ -144,8 +160,11 @@ class SelfPlay:
     return [int(moves.waiting.sum()) for moves in self._moves]
 
   def _load(self, path):
-    data = checkpoint.restore_agents(path, self.game, self.agents,
-                                     self._settings())
+    self.load_driver_arrays(checkpoint.restore_agents(
+        path, self.game, self.agents, self.driver_settings()))
+
+  def load_driver_arrays(self, data):
+    """Restores `driver_arrays()`' output (after the agents)."""
     self.games.load_state({k[len("games/"):]: v for k, v in data.items()
                            if k.startswith("games/")})
     self.episodes = int(data["episodes"])

@@ -1,0 +1,158 @@
+"""Population training: K independent NFSP runs in one process.
+
+Seeds and small sweeps are what NFSP's results rest on (the thesis averaged
+fig. 3.2 over 50 runs), and on a small game each run spends most of its time
+in TensorFlow's per-call overhead, which a call pays whatever it computes.
+A `Population` trains K members, each a batched self-play run
+(`nfsp_spiel.nfsp.selfplay.SelfPlay`) with its own agents, memories, random
+streams and games, in lockstep: every member makes its moves, then all the
+learning calls that fell due are made in one compiled call with the members'
+weights stacked (`nfsp_spiel.nfsp.stacked_learning`), then the members'
+finished games end.
+
+Members share the game, `num_games` and every setting that sets a shape
+(network sizes, batch size, updates per learning call, memory dtype, the
+learner); they may differ in seed and in every scalar setting (learning
+rates, eta, the exploration schedule, reward scale, target refit period,
+memory kinds and capacities), so a small sweep is one run.
+
+Member k is the run `SelfPlay(game, agents_for(game, configs[k],
+seeds[k]), num_games, seeds[k])` makes alone: its games, actions, memories
+and random draws are that run's, and `play` stops each member where that
+run would stop. Its weights differ from the single run's in the last bits
+(the stacked call's reductions; `stacked_learning` says why), so two runs
+that once sample one action differently go their own ways from there; the
+test (`tests/test_population.py`) measures how long they stay together.
+
+Seeds: `agents_for` seeds player p's agent with seed + p and the driver's
+games with seed, so runs of seeds s and s + 1 share random streams (agent 1
+of one, agent 0 and the games of the other): give members seeds at least
+`num_players` apart for independent runs (`spaced_seeds`).
+"""
+
+from nfsp_spiel.core import checkpoints
+from nfsp_spiel.nfsp import agent as agent_lib
+from nfsp_spiel.nfsp import checkpoint
+from nfsp_spiel.nfsp import selfplay
+from nfsp_spiel.nfsp import stacked_learning
+
+
+def spaced_seeds(count, players, first=0):
+  """`count` seeds whose runs share no random stream (`agents_for` uses
+  seed .. seed + players - 1, the games seed): first, first + players, ..."""
+  return [first + k * players for k in range(count)]
+
+
+class Population:
+  """K NFSP runs trained together; see the module docstring. `configs`:
+  one `NFSPConfig` per member, or one for all; `seeds`: one per member."""
+
+  def __init__(self, game, configs, seeds, num_games=128, backend="auto"):
+    seeds = [int(seed) for seed in seeds]
+    if not seeds:
+      raise ValueError("seeds=[]: a population needs at least one member")
+    if not isinstance(configs, (list, tuple)):
+      configs = [configs] * len(seeds)
+    if len(configs) != len(seeds):
+      raise ValueError(f"{len(configs)} configs for {len(seeds)} seeds: give "
+                       "one config per member, or one for all")
+    stacked_learning.check_stackable(configs)
+    self.game = game
+    self.configs = list(configs)
+    self.seeds = seeds
+    self.members = [selfplay.SelfPlay(
+        game, agent_lib.agents_for(game, config, seed=seed), num_games, seed,
+        backend, learn=False) for config, seed in zip(configs, seeds)]
+    self._learning = stacked_learning.StackedLearning(
+        [member.agents for member in self.members])
+
+  def __len__(self):
+    return len(self.members)
+
+  @property
+  def agents(self):
+    """`agents[k][p]`: member k's agent of player p."""
+    return [member.agents for member in self.members]
+
+  @property
+  def episodes(self):
+    """Each member's episodes played."""
+    return [member.episodes for member in self.members]
+
+  def play(self, num_episodes):
+    """Each member plays until it has ended `num_episodes` more episodes,
+    stopping at the lockstep where it alone would (members that got there
+    wait for the others); returns `episodes`."""
+    targets = [episodes + num_episodes for episodes in self.episodes]
+    while True:
+      playing = [k for k, member in enumerate(self.members)
+                 if member.episodes < targets[k]]
+      if not playing:
+        return self.episodes
+      self.step(playing)
+
+  def step(self, members=None):
+    """One lockstep of `members` (indices; default all): their moves, every
+    learning call that fell due in one stacked call, their games' ends."""
+    members = range(len(self.members)) if members is None else members
+    due = [[0] * self.game.num_players() for _ in self.members]
+    for k in members:
+      due[k] = self.members[k].move()
+    self._learning.learn(due)
+    for k in members:
+      self.members[k].end_episodes()
+
+  # ---- checkpoints: every member in one file ----
+
+  def _header(self):
+    fields = {"members": len(self.members)}
+    for k, (config, member) in enumerate(zip(self.configs, self.members)):
+      settings = {**config.header_fields(), **member.driver_settings()}
+      for name, value in settings.items():
+        if name not in checkpoint.IGNORED_FIELDS:
+          fields[f"member{k}/{name}"] = value
+    return checkpoints.header("NFSP population", self.game, fields)
+
+  def save(self, path, progress=None):
+    """Every member's agents and games in flight in one file (atomic), with
+    a training run's `progress`; returns the path."""
+    self._learning.write_back()
+    arrays = {}
+    for k, member in enumerate(self.members):
+      for p, agent in enumerate(member.agents):
+        for key, value in checkpoint.agent_arrays(agent).items():
+          arrays[f"member{k}/agent{p}/{key}"] = value
+      for key, value in member.driver_arrays().items():
+        arrays[f"member{k}/{key}"] = value
+    return checkpoints.write(path, self._header(), arrays, progress)
+
+  @classmethod
+  def restore(cls, game, path, configs, seeds, num_games=128,
+              backend="auto"):
+    """The population `cls(game, configs, seeds, num_games, backend)`
+    continued exactly where `save` stopped. A checkpoint of another game,
+    member count or member setting raises `checkpoints.CheckpointError`."""
+    population = cls(game, configs, seeds, num_games, backend)
+    population._load(path)  # pylint: disable=protected-access
+    return population
+
+  def _load(self, path):
+    data = checkpoints.read(path, self._header())
+    path = checkpoints.path_of(path)
+    parts = {}
+    for k, member in enumerate(self.members):
+      for p, agent in enumerate(member.agents):
+        prefix = f"member{k}/agent{p}/"
+        parts[k, p] = {key[len(prefix):]: value for key, value in data.items()
+                       if key.startswith(prefix)}
+        checkpoint.check_agent_arrays(agent, parts[k, p], path)
+    for k, member in enumerate(self.members):
+      for p, agent in enumerate(member.agents):
+        checkpoint.load_agent_arrays(agent, parts[k, p], path)
+      prefix = f"member{k}/"
+      member.load_driver_arrays({
+          key[len(prefix):]: value for key, value in data.items()
+          if key.startswith(prefix)
+          and not key[len(prefix):].startswith("agent")})
+    self._learning.reload()
+
