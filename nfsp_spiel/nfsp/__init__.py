@@ -34,6 +34,8 @@ _EXPORTS = {
     "EPSILON_SCHEDULES": "config", "BEST_RESPONSES": "config",
     "masked_softmax": "average_policy", "PendingMoves": "transitions",
     "FusedLearning": "fused_learning", "learn_together": "fused_learning",
+    "Population": "population", "spaced_seeds": "population",
+    "StackedLearning": "stacked_learning",
     "save_agents": "checkpoint", "read_agents": "checkpoint",
     "restore_agents": "checkpoint", "IGNORED_FIELDS": "checkpoint",
     "NFSPPolicy": "policy", "sl_memory_policy": "policy",

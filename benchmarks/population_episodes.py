@@ -1,0 +1,112 @@
+"""Population training's speed: K NFSP runs in one process against one run.
+
+Each variant runs in its own process pinned to `--cpus` with TensorFlow on
+one thread, rounds interleaved (A B C ... A B C ...):
+  single  one run, `nfsp.selfplay.SelfPlay` (what `examples/nfsp.py --seed`
+          trains with), today's single-run path
+  K=<k>   `nfsp.population.Population` of k members (seeds 0, 2, 4, ...)
+Every member plays `--warmup` episodes (memories past the 1000 records
+learning waits for, XLA compiled), then `--episodes` more are timed; the
+table gives episodes/s per member and in total, and the total against the
+single run's. On Leduc the settings are `NFSPConfig.leduc()`, on Limit
+Hold'em (`--game nfsp_lhe`) `NFSPConfig.lhe()` (K = 1, 2).
+
+  python benchmarks/population_episodes.py --rounds 3 --cpus 0
+  python benchmarks/population_episodes.py --game nfsp_lhe --sizes 1,2 \\
+      --warmup 3000 --episodes 2000 --rounds 1 --cpus 0
+"""
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+
+def measure(variant, game_string, warmup, episodes):
+  """Total episodes/s of one variant after its warm-up (in a subprocess)."""
+  import pyspiel  # pylint: disable=g-import-not-at-top
+  import tensorflow as tf  # pylint: disable=g-import-not-at-top
+  import nfsp_spiel  # noqa: F401  pylint: disable=g-import-not-at-top,unused-import
+  from nfsp_spiel import nfsp  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.nfsp import population  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.nfsp import selfplay  # pylint: disable=g-import-not-at-top
+  tf.config.threading.set_intra_op_parallelism_threads(1)
+  tf.config.threading.set_inter_op_parallelism_threads(1)
+  game = pyspiel.load_game(game_string)
+  config = (nfsp.NFSPConfig.lhe() if game.get_type().short_name == "nfsp_lhe"
+            else nfsp.NFSPConfig.leduc())
+  if variant == "single":
+    driver = selfplay.SelfPlay(game, nfsp.agents_for(game, config, seed=0))
+    total = lambda: driver.episodes  # noqa: E731
+  else:
+    members = int(variant[len("K="):])
+    driver = population.Population(
+        game, config, population.spaced_seeds(members, game.num_players()))
+    total = lambda: sum(driver.episodes)  # noqa: E731
+  driver.play(warmup)
+  start, before = time.perf_counter(), total()
+  driver.play(episodes)
+  return (total() - before) / (time.perf_counter() - start)
+
+
+def main():
+  parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+  parser.add_argument("--game", default="nfsp_leduc")
+  parser.add_argument("--sizes", default="1,2,4,8,16",
+                      help="population sizes K")
+  parser.add_argument("--rounds", type=int, default=3)
+  parser.add_argument("--warmup", type=int, default=20000,
+                      help="episodes per member before timing")
+  parser.add_argument("--episodes", type=int, default=20000,
+                      help="timed episodes per member")
+  parser.add_argument("--cpus", default=None,
+                      help="pin every process to these CPUs, e.g. 0")
+  parser.add_argument("--csv", default=None, help="also write rows here")
+  parser.add_argument("--measure", default=None, help=argparse.SUPPRESS)
+  args = parser.parse_args()
+  if args.measure:  # child process
+    print(json.dumps(measure(args.measure, args.game, args.warmup,
+                             args.episodes)))
+    return
+  variants = ["single"] + [f"K={k}" for k in args.sizes.split(",")]
+  rates = {v: [] for v in variants}
+  for round_ in range(args.rounds):
+    for variant in variants:
+      command = [sys.executable, __file__, "--measure", variant, "--game",
+                 args.game, "--warmup", str(args.warmup), "--episodes",
+                 str(args.episodes)]
+      if args.cpus:
+        command = ["taskset", "-c", args.cpus] + command
+      output = subprocess.run(command, check=True, capture_output=True,
+                              text=True,
+                              env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"})
+      rates[variant].append(float(output.stdout.strip().splitlines()[-1]))
+      print(f"round {round_ + 1} {variant}: {rates[variant][-1]:,.0f} "
+            "episodes/s in total", flush=True)
+  single = statistics.median(rates["single"])
+  print(f"\n{args.game}, medians of {args.rounds} rounds, CPUs "
+        f"{args.cpus or 'all'}, {args.warmup:,} + {args.episodes:,} episodes "
+        "per member\n")
+  print("| variant | members | episodes/s in total | per member | "
+        "total vs single run |")
+  print("| --- | ---: | ---: | ---: | ---: |")
+  rows = []
+  for variant, values in rates.items():
+    members = 1 if variant == "single" else int(variant[len("K="):])
+    total = statistics.median(values)
+    rows.append((variant, members, total, total / members, total / single))
+    print(f"| {variant} | {members} | {total:,.0f} | {total / members:,.0f} "
+          f"| {total / single:.2f}x |")
+  if args.csv:
+    with open(args.csv, "w") as f:
+      f.write("game,variant,members,episodes_per_s,per_member,vs_single\n")
+      for row in rows:
+        f.write(f"{args.game},{row[0]},{row[1]},{row[2]:.1f},{row[3]:.1f},"
+                f"{row[4]:.3f}\n")
+
+
+if __name__ == "__main__":
+  main()

@@ -1,0 +1,133 @@
+"""Population training: each member is the run it would be alone."""
+
+import numpy as np
+import pyspiel
+import pytest
+
+import nfsp_spiel  # noqa: F401
+from nfsp_spiel.core import checkpoints
+from nfsp_spiel.nfsp import agents_for
+from nfsp_spiel.nfsp import ARMConfig
+from nfsp_spiel.nfsp import NFSPConfig
+from nfsp_spiel.nfsp import population
+from nfsp_spiel.nfsp.selfplay import SelfPlay
+
+# Leduc with the paper's networks, learning after a few hundred records and
+# small memories, so that both networks train within a few thousand
+# episodes.
+SMALL = NFSPConfig.leduc().replace(
+    min_memory_to_learn=200, sl_memory_capacity=20_000,
+    rl_memory_capacity=20_000)
+GAMES = 32
+
+
+@pytest.fixture(scope="module")
+def leduc():
+  return pyspiel.load_game("nfsp_leduc")
+
+
+def _single(game, config, seed, episodes):
+  driver = SelfPlay(game, agents_for(game, config, seed=seed), GAMES, seed)
+  driver.play(episodes)
+  return driver
+
+
+def _assert_same_run(member, single):
+  """Everything a run holds, to the bit."""
+  assert member.episodes == single.episodes
+  for ours, theirs in zip(member.agents, single.agents):
+    assert (ours.steps, ours.episodes) == (theirs.steps, theirs.episodes)
+    ours.store()
+    theirs.store()
+    memories = ((ours.sl_memory.state(), theirs.sl_memory.state()),
+                (ours.best_response_learner.memory_arrays(),
+                 theirs.best_response_learner.memory_arrays()))
+    for mine, other in memories:
+      assert mine.keys() == other.keys()
+      for key in mine:
+        np.testing.assert_array_equal(mine[key], other[key])
+    for mine, other in zip(ours.acting_weights(), theirs.acting_weights()):
+      for a, b in zip(mine, other):
+        np.testing.assert_array_equal(a, b)
+    assert (ours.rng.bit_generator.state == theirs.rng.bit_generator.state)
+
+
+def test_members_are_the_runs_they_would_be_alone(leduc):
+  """K = 3 (seeds 0, 2, 4): after 2,000 episodes every member holds the
+  single run's memories, weights, counters and random state, bit for bit,
+  though members end their episodes at different locksteps."""
+  seeds = [0, 2, 4]
+  pop = population.Population(leduc, SMALL, seeds, GAMES)
+  pop.play(2000)
+  assert len({tuple(m.agents[0].losses.values()) for m in pop.members}) == 3
+  for member, seed in zip(pop.members, seeds):
+    single = _single(leduc, SMALL, seed, 2000)
+    assert np.isfinite(single.agents[0].losses["sl_loss"])  # both learned
+    _assert_same_run(member, single)
+
+
+def test_a_sweep_is_one_population(leduc):
+  """Members differing in learning rates, eta, exploration, target refits
+  and M_SL's kind are each their single run."""
+  configs = [SMALL, SMALL.replace(rl_learning_rate=0.05, anticipatory=0.5,
+                                  sl_learning_rate=0.01, epsilon_start=0.2,
+                                  target_refit_every=50,
+                                  sl_memory="exponential_reservoir")]
+  pop = population.Population(leduc, configs, [6, 6], GAMES)
+  pop.play(1500)
+  for member, config in zip(pop.members, configs):
+    _assert_same_run(member, _single(leduc, config, 6, 1500))
+
+
+def test_arm_members(leduc):
+  """NFSP-ARM members (an ARM iteration in the stacked call: a loop of Adam
+  steps) are their single runs too."""
+  config = NFSPConfig.nfsp_arm().replace(
+      best_response=ARMConfig(iteration_steps=300, updates=20, batch_size=16),
+      min_memory_to_learn=200, sl_memory_capacity=20_000)
+  configs = [config, config.replace(arm_learning_rate=2e-3)]
+  pop = population.Population(leduc, configs, [0, 2], GAMES)
+  pop.play(1500)
+  for member, (config, seed) in zip(pop.members, zip(configs, [0, 2])):
+    single = _single(leduc, config, seed, 1500)
+    assert int(single.agents[0].best_response_learner.iterations.numpy()) > 1
+    _assert_same_run(member, single)
+
+
+def test_resume_continues_exactly(leduc, tmp_path):
+  """Saved after 1,500 episodes and restored into a new population, it ends
+  where the uninterrupted one does; another population's checkpoint is
+  refused."""
+  seeds = [0, 2]
+  whole = population.Population(leduc, SMALL, seeds, GAMES)
+  whole.play(1500)
+  path = whole.save(tmp_path / "population")
+  whole.play(1500)
+  resumed = population.Population.restore(leduc, path, SMALL, seeds, GAMES)
+  resumed.play(1500)
+  for ours, theirs in zip(resumed.members, whole.members):
+    _assert_same_run(ours, theirs)
+  with pytest.raises(checkpoints.CheckpointError, match="member1/seed"):
+    population.Population.restore(leduc, path, SMALL, [0, 4], GAMES)
+  with pytest.raises(checkpoints.CheckpointError, match="members"):
+    population.Population.restore(leduc, path, SMALL, [0], GAMES)
+
+
+def test_members_must_share_shapes(leduc):
+  with pytest.raises(ValueError, match="hidden_layers"):
+    population.Population(leduc, [SMALL, SMALL.replace(hidden_layers=(32,))],
+                          [0, 2])
+  with pytest.raises(ValueError, match="target network"):
+    population.Population(leduc, [SMALL, SMALL.replace(target_refit_every=0)],
+                          [0, 2])
+  with pytest.raises(ValueError, match="2 configs for 3 seeds"):
+    population.Population(leduc, [SMALL, SMALL], [0, 2, 4])
+  with pytest.raises(ValueError, match="learns with arm"):
+    population.Population(leduc, [SMALL, NFSPConfig.nfsp_arm()], [0, 2])
+
+
+def test_spaced_seeds_share_no_stream():
+  seeds = population.spaced_seeds(4, 2, first=10)
+  assert seeds == [10, 12, 14, 16]
+  streams = [s + p for s in seeds for p in range(2)]
+  assert len(set(streams)) == len(streams)
