@@ -27,9 +27,22 @@ curve as curve.csv.1).
   python examples/nfsp.py --preset arm --game tic_tac_toe --backend tree
   python examples/nfsp.py --actors 2           # Ray: 2 actors play, a learner
   python examples/nfsp.py --actors 14 --ray_address auto --learner_gpus 1
+  python examples/nfsp.py --seeds 0-7          # a population: 8 runs at once
+  python examples/nfsp.py --seeds 0,2 --sweep rl_learning_rate=0.05,0.1 --sweep eta=0.1,0.5
+
+`--seeds` (and `--sweep`) train a population (`nfsp.population`): one
+member per seed (per sweep point and seed), each the run `--seed` would
+make, trained together in one process; the curve holds each member's
+metrics (`exploitability/seed0`, ...) and, per sweep point, the mean over
+its seeds with a band of +-1 standard error of the mean
+(`exploitability/mean`, `/low`, `/high`); curve.png draws the members thin
+and the mean with its band; one checkpoint holds the whole population.
 """
 
+import collections
+import dataclasses
 import functools
+import itertools
 import sys
 
 from absl import app
@@ -112,6 +125,20 @@ flags.DEFINE_enum("backend", "auto", ["auto", "tree", "states"],
                   "about 10^6 histories: Tic-Tac-Toe, Liar's Dice), pyspiel "
                   "states, or a tree where the game has at most 200k.")
 flags.DEFINE_integer("seed", 0, "Seed of agents and games.")
+flags.DEFINE_string("seeds", None, "Train a population, one member per seed "
+                    "(each the run of --seed=that seed): ranges a-b "
+                    "(inclusive) and seeds, comma-separated (0-7, 0,2,4). "
+                    "Give seeds at least the game's number of players apart "
+                    "for independent runs (agents_for seeds player p with "
+                    "seed + p).")
+flags.DEFINE_multi_string("sweep", None, "With a population: name=v1,v2,... "
+                          "gives members that setting, one per value "
+                          "(repeated: the cross product) for each of "
+                          "--seeds (default --seed); name: a config flag "
+                          "of this binary (eta, rl_memory, ...) or an "
+                          "NFSPConfig.replace name (anticipatory, "
+                          "sl_learning_rate, ...). Members share the "
+                          "settings that set shapes.")
 flags.DEFINE_integer("actors", 0, "Ray actors playing self-play games for a "
                      "learner process (nfsp_spiel.nfsp.distributed; needs pip "
                      "install 'nfsp_spiel[distributed]'); 0: one process.",
@@ -130,27 +157,28 @@ run_flags.define_count("checkpoint_every", 1_000_000, "Episodes between "
 PROGRESS_EVERY = 5000  # episodes between progress-bar updates (~0.5 s)
 
 
+# The config flags and their `NFSPConfig.replace` names (--sweep takes both;
+# a flag's name wins: --sweep sl_memory=... is M_SL's capacity).
+CONFIG_FLAGS = {
+    "hidden_layers": "hidden_layers", "rl_memory": "rl_memory_capacity",
+    "sl_memory": "sl_memory_capacity", "sl_memory_kind": "sl_memory",
+    "eta": "anticipatory",
+    **{name: name for name in (
+        "rl_learning_rate", "epsilon_start", "epsilon_schedule",
+        "epsilon_decay", "learn_every", "target_refit_every",
+        "min_memory_to_learn", "reward_scale", "init", "memory_dtype",
+        "device")}}
+
+
 def make_config():
   """The preset with the flags given; the best-response learner's flags keep
   their flat names (`--rl_learning_rate`, `--epsilon_start`, ...), which
   `NFSPConfig.replace` takes (`nfsp_config.LEGACY_FIELDS`) and refuses for
   a preset whose learner has no such setting (ARM has no epsilon)."""
   config = getattr(nfsp_config.NFSPConfig, FLAGS.preset)()
-  changes = {"hidden_layers": FLAGS.hidden_layers and tuple(
-      int(h) for h in FLAGS.hidden_layers),
-             "rl_memory_capacity": FLAGS.rl_memory,
-             "sl_memory_capacity": FLAGS.sl_memory,
-             "sl_memory": FLAGS.sl_memory_kind, "anticipatory": FLAGS.eta,
-             "rl_learning_rate": FLAGS.rl_learning_rate,
-             "epsilon_start": FLAGS.epsilon_start,
-             "epsilon_schedule": FLAGS.epsilon_schedule,
-             "epsilon_decay": FLAGS.epsilon_decay,
-             "learn_every": FLAGS.learn_every,
-             "target_refit_every": FLAGS.target_refit_every,
-             "min_memory_to_learn": FLAGS.min_memory_to_learn,
-             "reward_scale": FLAGS.reward_scale, "init": FLAGS.init,
-             "memory_dtype": FLAGS.memory_dtype,
-             "device": FLAGS.device}
+  changes = {field: FLAGS[flag].value for flag, field in CONFIG_FLAGS.items()}
+  changes["hidden_layers"] = FLAGS.hidden_layers and tuple(
+      int(h) for h in FLAGS.hidden_layers)
   try:
     return config.replace(
         **{k: v for k, v in changes.items() if v is not None})
@@ -158,12 +186,12 @@ def make_config():
     raise app.UsageError(f"--preset={FLAGS.preset}: {error}") from error
 
 
-def evaluate(game, agents, diagnostics):
+def evaluate(game, agents, diagnostics, seed):
   """Exploitability of each `--eval_policies` policy where a best response
   is computable; in Limit Hold'em, mbb/h against the equity-threshold
   baseline and the SmooCT-like profile and, for the average policy, the
   local best response's winnings (`--lbr_hands`); in other large games
-  mbb/h against a uniform player.
+  mbb/h against a uniform player, the matches' deals seeded with `seed`.
   `diagnostics(average_tabular)`: `nfsp.diagnostics` where the agents'
   memories are (this process, or the learner of --actors)."""
   from nfsp_spiel import nfsp  # pylint: disable=g-import-not-at-top
@@ -181,15 +209,15 @@ def evaluate(game, agents, diagnostics):
                 if _metric(game) == LHE_METRIC else _uniform)
     metrics[name] = evaluation.head_to_head(
         game, learned, opponent, FLAGS.eval_deals,
-        seed=FLAGS.seed).mbb_per_hand
+        seed=seed).mbb_per_hand
     if _metric(game) == LHE_METRIC and FLAGS.smooct_deals:
       suffix = name[len(LHE_METRIC):]
       metrics[f"{SMOOCT_METRIC}{suffix}"] = evaluation.head_to_head(
           game, learned, _smooct(str(game)), FLAGS.smooct_deals,
-          seed=FLAGS.seed).mbb_per_hand
+          seed=seed).mbb_per_hand
     if _metric(game) == LHE_METRIC and kind == "average" and FLAGS.lbr_hands:
       metrics["lbr_mbb_per_hand"] = evaluation.local_best_response(
-          game, learned, FLAGS.lbr_hands, seed=FLAGS.seed).mbb_per_hand
+          game, learned, FLAGS.lbr_hands, seed=seed).mbb_per_hand
   return metrics
 
 
@@ -202,14 +230,18 @@ def _smooct(game_string):
 
 def plot(metric, curve, png):
   """Draws every metric NFSP logged, `metric` first: the other policies',
-  the diagnostics, LBR and the losses, one panel per unit."""
+  the diagnostics, LBR and the losses, one panel per unit; a population's
+  `metric` alone, each member thin and each sweep point's mean with its
+  band."""
   labels = {"exploitability_sl_memory": "M_SL action counts",
             "br_gap_0": "best-response gap, player 0",
             "br_gap_1": "best-response gap, player 1",
             "lbr_mbb_per_hand": "local best response's winnings",
             SMOOCT_METRIC: "average policy vs SmooCT-like profile"}
+  # A population's every metric would be a thin line per member, unnamed.
   evaluation.plot_curves(
-      {FLAGS.preset: curve}, png, metric=evaluation.curves.EVERY_METRIC,
+      {FLAGS.preset: curve}, png, metric=metric if _population_flags()
+      else evaluation.curves.EVERY_METRIC,
       loglog=metric.startswith("exploitability"), title=FLAGS.game,
       xlabel="episodes", column_labels=labels,
       payoff=run_flags.payoff_unit())
@@ -315,25 +347,203 @@ def make_loop(game, config):
                                                  **settings))
 
 
-def main(argv):
-  del argv
-  if FLAGS.checkpoint_every % FLAGS.eval_every:
-    raise app.UsageError(f"--checkpoint_every={FLAGS.checkpoint_every} must "
-                         f"be a multiple of --eval_every={FLAGS.eval_every}: "
-                         "a checkpoint follows an evaluation")
-  if FLAGS.actors and FLAGS.driver != "selfplay":
-    raise app.UsageError(f"--actors={FLAGS.actors} runs batched self-play "
-                         f"in each actor, not --driver={FLAGS.driver}")
-  if FLAGS.lbr_hands % 2:
-    raise app.UsageError(f"--lbr_hands={FLAGS.lbr_hands}: LBR plays each deal "
-                         "in both seats, so an even number")
+def _population_flags():
+  """Whether the flags ask for a population (`--seeds`, `--sweep`)."""
+  return FLAGS.seeds is not None or bool(FLAGS.sweep)
+
+
+def parse_seeds(text):
+  """--seeds' seeds: comma-separated seeds and ranges a-b (inclusive)."""
+  seeds = []
+  for part in text.split(","):
+    low, dash, high = part.strip().partition("-")
+    try:
+      seeds += range(int(low), int(high) + 1) if dash else [int(low)]
+    except ValueError:
+      raise app.UsageError(f"--seeds={text}: {part!r} is neither a seed nor a "
+                           "range a-b; give e.g. 0-7 or 0,2,4") from None
+  if not seeds or len(set(seeds)) < len(seeds):
+    raise app.UsageError(f"--seeds={text}: give distinct seeds, at least one "
+                         "(e.g. 0-7 or 0,2,4)")
+  return seeds
+
+
+def _sweep_names(config):
+  """{--sweep name: its `NFSPConfig.replace` name} of what members may vary:
+  NFSPConfig's fields and its learner's (flat names), under their flags'
+  names too (not the evaluated policy, which names the curve's columns, nor
+  the device, which the population's one learning call runs on)."""
+  learner = config.best_response
+  fields = [f.name for f in dataclasses.fields(config) if f.name not in (
+      "best_response", "evaluation_policy", "device")]
+  fields += [flat for flat, (kind, _) in nfsp_config.LEGACY_FIELDS.items()
+             if kind == learner.kind]
+  return {**{field: field for field in fields},
+          **{flag: field for flag, field in CONFIG_FLAGS.items()
+             if field in fields}}
+
+
+def _setting(config, field):
+  """`config`'s value of a `NFSPConfig.replace` name."""
+  if field in nfsp_config.LEGACY_FIELDS:
+    return getattr(config.best_response, nfsp_config.LEGACY_FIELDS[field][1])
+  return getattr(config, field)
+
+
+# What a swept value must be, by the type of the setting's current value.
+VALUE_KINDS = {int: "an integer", float: "a number",
+               tuple: "layer sizes like 64x64"}
+
+
+def _sweep_axis(config, flag):
+  """(name, replace name, [(value's text, value)]) of one --sweep, each
+  value of the current value's type (hidden layers: 64x64)."""
+  name, _, texts = flag.partition("=")
+  names = _sweep_names(config)
+  if name not in names or not texts:
+    raise app.UsageError(f"--sweep={flag}: give name=value1,value2,... with "
+                         f"a name of {', '.join(sorted(names))}")
+  field = names[name]
+  current = _setting(config, field)
+  values = []
+  for text in texts.split(","):
+    try:
+      value = (tuple(int(h) for h in text.split("x"))
+               if isinstance(current, tuple) else type(current)(text))
+    except ValueError:
+      raise app.UsageError(f"--sweep={flag}: {text!r} is not "
+                           f"{VALUE_KINDS[type(current)]}") from None
+    try:
+      config.replace(**{field: value})
+    except ValueError as error:
+      raise app.UsageError(f"--sweep={flag}: {error}") from None
+    values.append((text, value))
+  if len(set(texts.split(","))) < len(values):
+    raise app.UsageError(f"--sweep={flag}: a value is given twice")
+  return name, field, values
+
+
+Member = collections.namedtuple("Member", "name group config seed")
+
+
+def population_members(config):
+  """The population's members: the cross product of --sweep's points and
+  the seeds, seeds innermost; a member's name is its point's
+  (`rl_learning_rate=0.05,eta=0.1`, its group) and its seed's (`seed0`)."""
+  seeds = parse_seeds(FLAGS.seeds) if FLAGS.seeds is not None else [
+      FLAGS.seed]
+  axes = [_sweep_axis(config, flag) for flag in FLAGS.sweep or []]
+  fields = [field for _, field, _ in axes]
+  if len(set(fields)) < len(fields):
+    raise app.UsageError(f"--sweep={' --sweep='.join(FLAGS.sweep)}: a "
+                         "setting is swept twice")
+  members = []
+  for point in itertools.product(*(values for _, _, values in axes)):
+    group = ",".join(f"{name}={text}"
+                     for (name, _, _), (text, _) in zip(axes, point))
+    try:
+      member_config = config.replace(**{
+          field: value for field, (_, value) in zip(fields, point)})
+    except ValueError as error:  # values fine alone, not together
+      raise app.UsageError(f"--sweep point {group}: {error}") from None
+    members += [Member(",".join(filter(None, (group, f"seed{seed}"))), group,
+                       member_config, seed) for seed in seeds]
+  return members
+
+
+class PopulationLoop:
+  """A population (`nfsp.population.Population`) as `main` drives a loop:
+  `episodes` is the fewest any member has played, and `play(n)` plays each
+  member until it has played that + n, each stopping where its own run
+  would (Population.play counts n from each member's own episodes: a
+  member ahead would pass the evaluation point its own run stops at)."""
+
+  def __init__(self, game, members, population, metric):
+    self.game = game
+    self.members = members
+    self.population = population
+    self.metric = metric
+
+  def __len__(self):
+    return len(self.members)
+
+  @property
+  def episodes(self):
+    return min(self.population.episodes)
+
+  @property
+  def played(self):
+    """Episodes played by all members together."""
+    return sum(self.population.episodes)
+
+  def play(self, num_episodes):
+    target = self.episodes + num_episodes
+    while True:
+      behind = [k for k, episodes in enumerate(self.population.episodes)
+                if episodes < target]
+      if not behind:
+        return
+      self.population.step(behind)
+
+  def save(self, path, progress=None):
+    return self.population.save(path, progress)
+
+  def metrics(self):
+    """Each member's row of its own run (`step/<member>` its episodes) and
+    each group's mean and band of the main metric."""
+    from nfsp_spiel import nfsp  # pylint: disable=g-import-not-at-top
+    row, groups = {}, collections.defaultdict(list)
+    for member, agents, episodes in zip(self.members, self.population.agents,
+                                        self.population.episodes):
+      metrics = evaluate(self.game, agents, functools.partial(
+          nfsp.diagnostics, self.game, agents), member.seed)
+      groups[member.group].append(metrics[self.metric])
+      row.update(evaluation.curves.member_columns(
+          {"step": episodes, **metrics, **agents[0].losses}, member.name))
+    for group, values in groups.items():
+      row.update(evaluation.curves.band_columns(self.metric, values, group))
+    return row
+
+  def mean_columns(self):
+    """The curve's columns of each group's mean."""
+    return [evaluation.curves.band_names(self.metric, group)[0]
+            for group in dict.fromkeys(m.group for m in self.members)]
+
+
+def make_population(game, members, metric):
+  """(new driver, resumed driver) makers of the population of `members`."""
+  from nfsp_spiel.nfsp import population  # pylint: disable=g-import-not-at-top
+  configs = [member.config for member in members]
+  seeds = [member.seed for member in members]
+  settings = dict(num_games=FLAGS.num_games, backend=FLAGS.backend)
+  return (lambda: PopulationLoop(game, members, population.Population(
+      game, configs, seeds, **settings), metric),
+          lambda path: PopulationLoop(game, members,
+                                      population.Population.restore(
+                                          game, path, configs, seeds,
+                                          **settings), metric))
+
+
+def check_population(members, players):
+  """One line for members whose settings change a shape; a note where
+  seeds are too close for independent runs."""
+  from nfsp_spiel.nfsp import stacked_learning  # pylint: disable=g-import-not-at-top
+  try:
+    stacked_learning.check_stackable([member.config for member in members])
+  except ValueError as error:
+    raise app.UsageError(f"--sweep={' --sweep='.join(FLAGS.sweep)}: "
+                         f"{error}") from None
+  seeds = sorted({member.seed for member in members})
+  if any(b - a < players for a, b in zip(seeds, seeds[1:])):
+    print(f"note: seeds {seeds} are less than {players} apart: their runs "
+          "share random streams (agents_for seeds player p with seed + p); "
+          f"seeds {players} apart (0,{players},{2 * players},...) give "
+          "independent runs", file=sys.stderr)
+
+
+def _single_metrics(game, loop):
+  """A function of no arguments: the row of one run's evaluation."""
   from nfsp_spiel import nfsp  # pylint: disable=g-import-not-at-top
-  game = run_flags.load_game(FLAGS.game)
-  config = make_config()
-  new_loop, resumed_loop = make_loop(game, config)
-  metric = _column(game, _policies(config)[0])
-  run, loop = run_flags.open_run(
-      functools.partial(plot, metric), resumed_loop, new_loop)
   # With --actors, the learner's agents, copied back after each `play`.
   agents = loop.agents
   if FLAGS.actors:
@@ -343,11 +553,56 @@ def main(argv):
       return loop.diagnostics()
   else:
     diagnostics = functools.partial(nfsp.diagnostics, game, agents)
+  return lambda: {**evaluate(game, agents, diagnostics, FLAGS.seed),
+                  **agents[0].losses}
+
+
+def main(argv):
+  del argv
+  if FLAGS.checkpoint_every % FLAGS.eval_every:
+    raise app.UsageError(f"--checkpoint_every={FLAGS.checkpoint_every} must "
+                         f"be a multiple of --eval_every={FLAGS.eval_every}: "
+                         "a checkpoint follows an evaluation")
+  if _population_flags() and (FLAGS.actors or FLAGS.driver != "selfplay"):
+    other = (f"--actors={FLAGS.actors}" if FLAGS.actors
+             else f"--driver={FLAGS.driver}")
+    raise app.UsageError(f"--seeds/--sweep train a population with batched "
+                         f"self-play (--driver=selfplay), not with {other}")
+  if FLAGS.seeds is not None and FLAGS["seed"].present:
+    raise app.UsageError(f"--seeds={FLAGS.seeds} gives each member's seed: "
+                         f"drop --seed={FLAGS.seed}")
+  if FLAGS.actors and FLAGS.driver != "selfplay":
+    raise app.UsageError(f"--actors={FLAGS.actors} runs batched self-play "
+                         f"in each actor, not --driver={FLAGS.driver}")
+  if FLAGS.lbr_hands % 2:
+    raise app.UsageError(f"--lbr_hands={FLAGS.lbr_hands}: LBR plays each deal "
+                         "in both seats, so an even number")
+  game = run_flags.load_game(FLAGS.game)
+  config = make_config()
+  metric = _column(game, _policies(config)[0])
+  if _population_flags():
+    members = population_members(config)
+    check_population(members, game.num_players())
+    new_loop, resumed_loop = make_population(game, members, metric)
+  else:
+    new_loop, resumed_loop = make_loop(game, config)
+  run, loop = run_flags.open_run(
+      functools.partial(plot, metric), resumed_loop, new_loop)
+  if isinstance(loop, PopulationLoop):
+    metrics, columns = loop.metrics, loop.mean_columns()
+    played, total = lambda: loop.played, FLAGS.episodes * len(loop)
+    shown = columns.__contains__  # a member's metrics would crowd the bar
+    print(f"{len(loop)} members, each the config below with its own "
+          "settings: " + ", ".join(member.name for member in loop.members))
+  else:
+    metrics, columns = _single_metrics(game, loop), [metric]
+    played, total = lambda: loop.episodes, FLAGS.episodes
+    shown = lambda k: k not in ("step", "seconds")  # noqa: E731
   run.open_curve(loop.episodes)
   print(f"{game} at episode {loop.episodes:,}: {config}")
   if loop.episodes == 0:
-    run.log(0, **evaluate(game, agents, diagnostics), **agents[0].losses)
-  with tqdm(total=FLAGS.episodes, initial=loop.episodes,
+    run.log(0, **metrics())
+  with tqdm(total=total, initial=played(),
             unit="episode", unit_scale=True) as progress:
     while loop.episodes < FLAGS.episodes:
       before = loop.episodes
@@ -357,15 +612,14 @@ def main(argv):
       # one at least: a row always follows a step); the same locksteps are
       # played either way.
       while True:
-        played = loop.episodes
-        loop.play(min(PROGRESS_EVERY, target - played))
-        progress.update(loop.episodes - played)
+        before_chunk = played()
+        loop.play(min(PROGRESS_EVERY, target - loop.episodes))
+        progress.update(played() - before_chunk)
         if loop.episodes >= target or run.stop_requested:
           break
-      row = run.log(loop.episodes, **evaluate(game, agents, diagnostics),
-                    **agents[0].losses)
+      row = run.log(loop.episodes, **metrics())
       progress.set_postfix({k: f"{v:.4g}" for k, v in row.items()
-                            if k not in ("step", "seconds")})
+                            if shown(k)})
       if (loop.episodes // FLAGS.checkpoint_every >
           before // FLAGS.checkpoint_every or loop.episodes >= FLAGS.episodes
           or run.checkpoint_due()):
@@ -373,9 +627,10 @@ def main(argv):
       run.plot()
       if run.checkpoint_and_stop(loop.save, loop.episodes):
         break
-  print(f"\n{'episodes':>12} {'seconds':>9} {metric}")
+  print(f"\n{'episodes':>12} {'seconds':>9} {' '.join(columns)}")
   for row in evaluation.read_curve(run.curve):
-    print(f"{int(row['step']):>12,} {row['seconds']:>9.1f} {row[metric]:.4f}")
+    print(f"{int(row['step']):>12,} {row['seconds']:>9.1f} "
+          + " ".join(f"{row[column]:.4f}" for column in columns))
   print(run.summary())
   if FLAGS.actors:
     print(f"{FLAGS.actors} actors: acting weights {np.mean(loop.staleness):,.0f}"

@@ -251,3 +251,30 @@ def test_log_axes_take_a_curve_of_its_start_and_a_metric_of_nans(tmp_path):
   png = evaluation.plot_curves({"NFSP": path}, str(tmp_path / "curve.png"),
                                metric=curves.EVERY_METRIC, loglog=True)
   assert os.path.getsize(png) > 0
+
+
+def test_a_population_is_drawn_thin_with_the_mean_and_its_band(tmp_path):
+  """A population's curve (examples/nfsp.py --seeds): each member's line,
+  thin, at its own steps, and the mean of the seeds with +-1 standard error
+  of the mean (ddof 1) shaded."""
+  rows = []
+  for step, values in ((1000, [0.5, 0.3, 0.4]), (2000, [0.2, 0.1, 0.3])):
+    row = {"step": step}
+    for k, value in enumerate(values):
+      row.update(curves.member_columns(
+          {"step": step + k, "exploitability": value}, f"seed{2 * k}"))
+    rows.append({**row, **curves.band_columns("exploitability", values)})
+  assert rows[0]["exploitability/low"] == pytest.approx(0.4 - 0.1 / 3 ** 0.5)
+  path = _curve(tmp_path, rows)
+  assert curves.metric_columns(curves.read_curve(path)[0]) == [
+      "exploitability"]
+  axes, = _figure({"NFSP": path}).axes
+  members, mean = axes.get_lines()[:3], axes.get_lines()[3]
+  assert [list(line.get_xdata()) for line in members] == [
+      [1000, 2000], [1001, 2001], [1002, 2002]]
+  assert all(line.get_linewidth() < mean.get_linewidth() for line in members)
+  assert mean.get_label() == "mean of 3 seeds \u00b1 standard error"
+  assert list(mean.get_ydata()) == pytest.approx([0.4, 0.2])
+  low, high = axes.collections[0].get_paths()[0].get_extents().intervaly
+  assert (low, high) == pytest.approx((0.2 - 0.1 / 3 ** 0.5,
+                                       0.4 + 0.1 / 3 ** 0.5))

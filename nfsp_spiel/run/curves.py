@@ -12,6 +12,9 @@ consistent with their checkpoint. `plot_curves` draws one or several runs,
 one metric or every metric of their CSVs (a panel per unit), with axes in
 units, standard-error bands where the CSV logs them, optionally log-log like
 the papers' figures, and saves a PNG; `curve_figure` is the figure itself.
+A population's curve (several runs in one CSV, `member_columns` and
+`band_columns`) is drawn as each member's line, thin, and the mean over its
+seeds with its band.
 """
 
 import collections
@@ -20,6 +23,7 @@ import math
 import os
 import re
 import shutil
+import statistics
 import textwrap
 import time
 
@@ -202,9 +206,61 @@ def _is_stderr(column):
 
 
 def metric_columns(columns, x="step"):
-  """The columns of a curve that are metrics: not progress, not errors."""
-  return [c for c in columns
+  """The columns of a curve that are metrics: not progress, not errors; a
+  population's columns of one metric count once, by the metric's name."""
+  metrics = dict.fromkeys(c.split(POPULATION_SEPARATOR)[0] for c in columns)
+  return [c for c in metrics
           if c not in X_LABELS and c != x and not _is_stderr(c)]
+
+
+# A population's curve (examples/nfsp.py --seeds: several runs, one CSV)
+# holds each member's metrics as `<metric>/<member>` (its progress too:
+# `step/<member>`, where its line is drawn; members stop at their own
+# episode counts) and a group's mean with a band of +-1 standard error of the
+# mean as `<metric>/<group>,mean`, `,low`, `,high` (`<metric>/mean` without
+# groups). A group is a sweep point: its members differ in seed alone, and
+# a member's name is `<group>,<seed's name>`.
+POPULATION_SEPARATOR = "/"
+BAND = ("mean", "low", "high")
+
+
+def member_columns(metrics, member):
+  """{column: value} of one population member's `metrics`."""
+  return {f"{name}{POPULATION_SEPARATOR}{member}": value
+          for name, value in metrics.items()}
+
+
+def band_columns(metric, values, group=""):
+  """{column: value}: the mean of a group's `values` of `metric` and its
+  band, +-1 standard error of the mean across the members (ddof 1; nan for
+  a group of one, whose spread nothing measures)."""
+  mean = statistics.fmean(values)
+  error = (statistics.stdev(values) / math.sqrt(len(values))
+           if len(values) > 1 else math.nan)
+  return dict(zip(band_names(metric, group),
+                  (mean, mean - error, mean + error)))
+
+
+def band_names(metric, group=""):
+  """The columns of a group's mean, low and high of `metric`."""
+  prefix = f"{metric}{POPULATION_SEPARATOR}{group + ',' if group else ''}"
+  return [prefix + name for name in BAND]
+
+
+def _population(metric, columns):
+  """{group: its members' names} of `metric`'s population columns, and the
+  groups that have a band."""
+  members, banded = {}, set()
+  prefix = metric + POPULATION_SEPARATOR
+  for column in columns:
+    if column.startswith(prefix):
+      member = column[len(prefix):]
+      group, _, name = member.rpartition(",")
+      if name in BAND:
+        banded.add(group)
+      else:
+        members.setdefault(group, []).append(member)
+  return members, banded
 
 
 def stderr_column(column, columns):
@@ -236,7 +292,9 @@ def curve_figure(runs, metric="exploitability", x="step", loglog=False,
   the legend by `column_labels` ({column: label}) or by the column. Metrics
   of different units go to panels of their own, one above the other; a
   metric with a standard-error column beside it (`stderr_column`) is drawn
-  with a band of +-1 standard error.
+  with a band of +-1 standard error. A metric that a population logged
+  (`member_columns`, `band_columns`) is drawn as each member's line, thin,
+  and each group's mean with its band, in the group's colour.
 
   `loglog`: log axes, like the papers' figures; a step-0 point (the starting
   strategy) stays in sight as an unconnected hollow marker on a symlog x
@@ -284,8 +342,11 @@ def _draw_panel(axes, label, lines, loglog, start_decade):
   # A log axis needs a positive value (a loss not yet reported is nan).
   log_y = loglog and any(y > 0 for line in lines if not line.signed
                          for y in line.ys)
+  colours = {}  # a population group's lines share its first line's colour
   for line in lines:
-    _draw(axes, line, loglog, log_y)
+    colour = _draw(axes, line, loglog, log_y, colours.get(line.group))
+    if line.group is not None:
+      colours.setdefault(line.group, colour)
   if not any(math.isfinite(y) for line in lines for y in line.ys):
     axes.text(0.5, 0.5, "no values logged yet", ha="center",
               transform=axes.transAxes, color="grey")
@@ -293,7 +354,7 @@ def _draw_panel(axes, label, lines, loglog, start_decade):
     _log_scales(axes, start_decade, log_y)
   else:  # 1e5 episodes' plain labels, 100000 to 200000, would run together
     axes.ticklabel_format(axis="x", style="sci", scilimits=(-4, 4))
-  banded = any(line.stderrs for line in lines)
+  banded = any(line.band for line in lines)
   # Several quantities name one axis: wrapped, the label fits its panel.
   axes.set_ylabel("\n".join(
       textwrap.wrap(label, 36) +
@@ -301,10 +362,13 @@ def _draw_panel(axes, label, lines, loglog, start_decade):
   axes.grid(True, which="both", alpha=0.3)
 
 
-# One column of one run: its points, standard errors (None where the CSV has
-# none), legend label, and what it measures (`quantity`).
+# One column of one run: its points, band ((lows, highs), None where the CSV
+# has none), legend label (None: not in the legend), what it measures
+# (`quantity`), the population group whose colour it shares (None: its own)
+# and whether it is a population member's line (drawn thin).
 _Line = collections.namedtuple(
-    "_Line", "label xs ys stderrs quantity unit signed")
+    "_Line", "label xs ys band quantity unit signed group thin",
+    defaults=(None, False))
 
 
 def _metric_of(run, metric):
@@ -321,6 +385,10 @@ def _lines(runs, metric, x, column_labels, payoff):
     every = _metric_of(run, metric) == EVERY_METRIC
     for column in (metric_columns(columns, x) if every
                    else [_metric_of(run, metric)]):
+      if column not in columns and _population(column, columns)[0]:
+        lines += _population_lines(label if len(runs) > 1 else "", column,
+                                   columns, rows, x, payoff)
+        continue
       if rows and (column not in columns or x not in columns):
         raise ValueError(f"{path} has columns {sorted(columns)}, not "
                          f"{x!r} and {column!r}")
@@ -328,9 +396,37 @@ def _lines(runs, metric, x, column_labels, payoff):
       if every and len(runs) > 1:
         name = f"{label}: {name}"
       stderr = stderr_column(column, columns)
-      lines.append(_Line(name, [r[x] for r in rows], [r[column] for r in rows],
-                         [r[stderr] for r in rows] if stderr else None,
+      ys = [r[column] for r in rows]
+      band = ([y - r[stderr] for y, r in zip(ys, rows)],
+              [y + r[stderr] for y, r in zip(ys, rows)]) if stderr else None
+      lines.append(_Line(name, [r[x] for r in rows], ys, band,
                          *_quantity(column, payoff)))
+  return lines
+
+
+def _population_lines(run, metric, columns, rows, x, payoff):
+  """A population's lines of `metric`: per group, each member's (thin, at
+  its own progress where the CSV logs it) and the mean with its band."""
+  members, banded = _population(metric, columns)
+  lines = []
+  for group, names in members.items():
+    head = ": ".join(filter(None, (run, group)))
+    prefix = f"{head}: " if head else ""
+    column = lambda name: metric + POPULATION_SEPARATOR + name  # noqa: E731
+    for k, name in enumerate(names):
+      own_x = x + POPULATION_SEPARATOR + name
+      lines.append(_Line(
+          f"{prefix}each seed" if k == 0 else None,
+          [r[own_x if own_x in columns else x] for r in rows],
+          [r[column(name)] for r in rows], None, *_quantity(metric, payoff),
+          group=(run, group), thin=True))
+    if group in banded:
+      mean, low, high = band_names(metric, group)
+      lines.append(_Line(
+          f"{prefix}mean of {len(names)} seeds \u00b1 standard error",
+          [r[x] for r in rows], [r[mean] for r in rows],
+          ([r[low] for r in rows], [r[high] for r in rows]),
+          *_quantity(metric, payoff), group=(run, group)))
   return lines
 
 
@@ -348,25 +444,32 @@ def _panels(lines):
   return labelled
 
 
-def _draw(axes, line, loglog, log_y):
-  """One line with its standard-error band; on log axes, the points they can
-  show, a step-0 point apart (connected, it would draw a slope of nothing)."""
-  points = list(zip(line.xs, line.ys, line.stderrs or [None] * len(line.xs)))
+def _draw(axes, line, loglog, log_y, colour=None):
+  """One line with its band, in `colour` (None: the next); on log axes, the
+  points they can show, a step-0 point apart (connected, it would draw a
+  slope of nothing). Returns the colour drawn."""
+  lows, highs = line.band or ([None] * len(line.xs),) * 2
+  points = list(zip(line.xs, line.ys, lows, highs))
   start = [p for p in points if loglog and p[0] == 0]
   if loglog:
     points = [p for p in points if p[0] > 0 and (p[1] > 0 or not log_y)]
     start = [p for p in start if p[1] > 0 or not log_y]
-  xs, ys, stderrs = (list(v) for v in zip(*points)) if points else ([],) * 3
+  xs, ys, lows, highs = (list(v) for v in zip(*points)) if points else (
+      [],) * 4
   # A curve of a few points gets markers: one point alone draws no line.
-  drawn, = axes.plot(xs, ys, label=line.label, markersize=3,
-                     marker="o" if len(line.xs) < 10 else None)
-  if line.stderrs:
-    axes.fill_between(xs, [y - e for y, e in zip(ys, stderrs)],
-                      [y + e for y, e in zip(ys, stderrs)],
-                      color=drawn.get_color(), alpha=0.2, linewidth=0)
-  for v, y, error in start:
-    axes.errorbar([v], [y], yerr=error, fmt="o", markersize=4,
-                  markerfacecolor="none", color=drawn.get_color())
+  style = dict(linewidth=0.6, alpha=0.5, markersize=2) if line.thin else dict(
+      markersize=3)
+  drawn, = axes.plot(xs, ys, label=line.label, color=colour,
+                     marker="o" if len(line.xs) < 10 else None, **style)
+  if line.band:
+    axes.fill_between(xs, lows, highs, color=drawn.get_color(), alpha=0.2,
+                      linewidth=0)
+  for v, y, low, high in start:
+    axes.errorbar([v], [y], yerr=None if low is None else [[y - low],
+                                                           [high - y]],
+                  fmt="o", markersize=4, markerfacecolor="none",
+                  color=drawn.get_color(), alpha=drawn.get_alpha())
+  return drawn.get_color()
 
 
 def _start_decade(xs_of_lines):
