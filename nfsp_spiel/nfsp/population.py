@@ -83,7 +83,16 @@ class Population:
     """Each member plays until it has ended `num_episodes` more episodes,
     stopping at the lockstep where it alone would (members that got there
     wait for the others); returns `episodes`."""
-    targets = [episodes + num_episodes for episodes in self.episodes]
+    return self._play_to([episodes + num_episodes
+                          for episodes in self.episodes])
+
+  def play_to(self, episodes):
+    """Each member below `episodes` plays until it has reached it (as a
+    run of its own evaluated every so many episodes would); returns
+    `episodes`."""
+    return self._play_to([episodes] * len(self.members))
+
+  def _play_to(self, targets):
     while True:
       playing = [k for k, member in enumerate(self.members)
                  if member.episodes < targets[k]]
