@@ -80,6 +80,8 @@ def test_a_measure_combines_the_files_of_a_glob(tmp_path):
       {"csv": pattern, "column": "e", "combine": combine}, "t")
   assert (read("mean"), read("min"), read("max"), read("count")) == (
       3.0, 1.0, 6.0, 3)
+  # The seed band's half-width: sd 2.646 (ddof 1) over sqrt(3).
+  assert read("stderr") == pytest.approx(7 ** 0.5 / 3 ** 0.5)
 
 
 def test_the_first_rule_that_holds_is_the_verdict(curve):

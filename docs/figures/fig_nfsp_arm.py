@@ -20,6 +20,7 @@ with a larger `--stop_at`, or none, resumes; a checkpoint of another
 preset is refused, naming the setting, and a run without one starts over,
 so a changed preset never continues an old run), and the PNGs
 `fig_nfsp_arm_<game>.png` show each algorithm's seeds (thin) and their mean
+with a shaded band of +-1 standard error of the mean across seeds (ddof 1),
 over the episodes all its seeds reached.
 
   python docs/figures/fig_nfsp_arm.py --games leduc_poker \
@@ -33,8 +34,6 @@ over the episodes all its seeds reached.
 import argparse
 import multiprocessing
 import os
-
-import numpy as np
 
 import figure_runs
 import nfsp_runs
@@ -92,8 +91,9 @@ SEAT_FIGURES = {"reward_vs_random_seat0": ("fig6", "first player"),
 
 
 def plot(game, seeds, metric="exploitability"):
-  """Each algorithm's seeds and their mean (over the episodes all share) of
-  `metric`: exploitability (figs. 3-5), or a seat's reward against a random
+  """Each algorithm's seeds and their mean with a band of +-1 standard error
+  of the mean across seeds (`figure_runs.draw_seeds`, over the episodes all
+  share) of `metric`: exploitability (figs. 3-5), or a seat's reward against a random
   player (figs. 6-7)."""
   import matplotlib  # pylint: disable=g-import-not-at-top
   import matplotlib.ticker  # pylint: disable=g-import-not-at-top
@@ -118,14 +118,7 @@ def plot(game, seeds, metric="exploitability"):
     curves = runs.get(algorithm)
     if not curves:
       continue
-    for curve in curves:
-      axes.plot(*zip(*curve), color=colour, alpha=0.3, linewidth=0.8)
-    length = min(len(curve) for curve in curves)
-    steps = [step for step, _ in curves[0][:length]]
-    mean = np.mean([[value for _, value in curve[:length]]
-                    for curve in curves], axis=0)
-    axes.plot(steps, mean, color=colour,
-              label=f"{LABELS[algorithm]} (mean of {len(curves)} seeds)")
+    figure_runs.draw_seeds(axes, curves, colour, LABELS[algorithm])
   axes.set_xscale("log")
   # Ticks at 1, 2 and 5 per decade, read as 20k, 1M: a run of a few
   # hundred thousand episodes spans less than a decade.
@@ -139,12 +132,14 @@ def plot(game, seeds, metric="exploitability"):
     axes.set_ylabel(f"reward against a random player, as the {seat} "
                     f"({unit})")
     axes.set_title(f"NFSP, NFSP-ARM and ARM on {game}, {seat} "
-                   f"({number})")
+                   f"({number})\nseeds thin; mean, shaded "
+                   f"{figure_runs.BAND_TEXT}", fontsize=10)
     name = f"fig_nfsp_arm_{game}_{number}"
   else:
     axes.set_yscale("log")
     axes.set_ylabel(f"exploitability ({unit})")
-    axes.set_title(f"NFSP, NFSP-ARM and ARM on {game} (seeds thin, mean thick)")
+    axes.set_title(f"NFSP, NFSP-ARM and ARM on {game}\nseeds thin; mean, "
+                   f"shaded {figure_runs.BAND_TEXT}", fontsize=10)
     name = f"fig_nfsp_arm_{game}"
   # Below the axes: the curves end in every corner.
   axes.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.14))

@@ -12,6 +12,11 @@ curve.csv to data/nfsp_leduc_long/<run>/):
   no_target_network  ... --target_refit_every 0
 
   python docs/figures/fig_nfsp_leduc_long.py     # redraws the PNGs
+
+fig_nfsp_leduc_long.png draws the three seeds of the default thin and their
+mean with a band of +-1 standard error of the mean across seeds (to the 23M
+episodes all three reached), the other readings' single runs, and the
+paper's 0.06; fig_nfsp_leduc_long_<run>.png, each run's diagnostics.
 """
 
 import os
@@ -26,13 +31,54 @@ LABELS = {"faithful": "NFSPConfig.leduc()",
           "no_target_network": "no target network (public code)"}
 
 
+SEEDS = ("faithful", "faithful_seed1", "faithful_seed2")
+PAPER_LEVEL = 0.06  # NFSP paper, fig. 1a: "an exploitability of 0.06"
+
+
+def plot_seeds(curves):
+  """fig_nfsp_leduc_long.png: the default's seeds (thin) and their mean with
+  a band of +-1 standard error across seeds (`figure_runs.draw_seeds`, to
+  the episodes all seeds reached), the other readings' single runs, and the
+  paper's 0.06; log-log axes (the step-0 point, the initial policy, left
+  out)."""
+  import matplotlib  # pylint: disable=g-import-not-at-top
+  matplotlib.use("Agg")
+  import matplotlib.pyplot as plt  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel import evaluation  # pylint: disable=g-import-not-at-top
+
+  def points(path):
+    return [(row["step"], row["exploitability"])
+            for row in evaluation.read_curve(path) if row["step"] > 0]
+
+  figure, axes = plt.subplots(figsize=(6.4, 4.4))
+  seeds = [points(curves[run]) for run in SEEDS if run in curves]
+  if seeds:
+    figure_runs.draw_seeds(axes, seeds, "C0", "NFSPConfig.leduc()")
+  for run, colour in zip(LABELS, ("C1", "C2", "C3", "C4", "C5")):
+    if run in curves and run not in SEEDS:
+      axes.plot(*zip(*points(curves[run])), color=colour,
+                label=f"{LABELS[run]} (seed 0)")
+  axes.axhline(PAPER_LEVEL, color="black", linestyle="--", linewidth=0.8,
+               label=f"the paper's {PAPER_LEVEL} (fig. 1a)")
+  axes.set_xscale("log")
+  axes.set_yscale("log")
+  axes.set_xlabel("episodes")
+  axes.set_ylabel("exploitability (chips/hand)")
+  axes.set_title("NFSP on Leduc: average policy\nseeds thin; mean, shaded "
+                 f"{figure_runs.BAND_TEXT}", fontsize=10)
+  axes.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.14))
+  axes.grid(True, which="both", alpha=0.3)
+  path = os.path.join(figure_runs.HERE, "fig_nfsp_leduc_long.png")
+  figure.savefig(path, dpi=120, bbox_inches="tight")
+  plt.close(figure)
+  print(f"wrote {path}")
+
+
 def main():
   data = os.path.join(figure_runs.HERE, "data", FIGURE)
   curves = {run: os.path.join(data, run, "curve.csv") for run in LABELS
             if os.path.exists(os.path.join(data, run, "curve.csv"))}
-  figure_runs.plot({LABELS[run]: path for run, path in curves.items()},
-                   "fig_nfsp_leduc_long", loglog=True, xlabel="episodes",
-                   title="NFSP on Leduc: average policy")
+  plot_seeds(curves)
   for run, path in curves.items():
     figure_runs.plot(
         {"average policy (Pi)": path,

@@ -5,6 +5,7 @@ to `data/<figure>/<run>/curve.csv` (through nfsp_spiel's evaluation logger).
 """
 
 import os
+import statistics
 
 import numpy as np
 
@@ -102,3 +103,43 @@ def compare_wall_clock(figure, games, labels, title, algorithms, seconds):
           prefix + name, seconds=seconds)
   plot_available(figure, labels, x="training_seconds", inset_loglog=True,
                  title=title)
+
+
+# Several seeds of one algorithm: each seed thin, and the mean with a band of
+# +-1 standard error of the mean across the seeds (ddof 1), computed by
+# nfsp_spiel.run.curves.band_columns, the band a population's curve logs
+# (examples/nfsp.py --seeds), over the points all the seeds reached.
+BAND_TEXT = "\u00b11 standard error of the mean across seeds"
+
+
+def mean_and_band(curves, tolerance=0.05):
+  """The mean over seeds of `curves` (each [(episodes, value), ...], logged
+  at the same points) and its band, at the points all of them reached:
+  (episodes, means, lows, highs). A point's episode count is the seeds'
+  mean (runs log at the first episode end past a point, so counts differ by
+  a few episodes); counts apart by more than `tolerance` are refused."""
+  from nfsp_spiel.run import curves as run_curves  # pylint: disable=g-import-not-at-top
+  points = []
+  for point in zip(*curves):  # zip stops at the shortest seed
+    steps = [step for step, _ in point]
+    if max(steps) - min(steps) > tolerance * max(max(steps), 1):
+      raise ValueError(f"the seeds' points are not shared: episodes {steps}")
+    band = run_curves.band_columns("value", [value for _, value in point])
+    points.append((statistics.fmean(steps),
+                   *(band[name] for name in run_curves.band_names("value"))))
+  return tuple(list(column) for column in zip(*points))
+
+
+def draw_seeds(axes, curves, colour, label):
+  """`curves` (see `mean_and_band`) on `axes`: each seed thin, and their
+  mean with its band, labelled `label` and the band's meaning."""
+  for curve in curves:
+    axes.plot(*zip(*curve), color=colour, alpha=0.3, linewidth=0.8)
+  steps, means, lows, highs = mean_and_band(curves)
+  if len(curves) > 1:
+    axes.fill_between(steps, lows, highs, color=colour, alpha=0.2,
+                      linewidth=0)
+    label = f"{label} (mean of {len(curves)} seeds \u00b1 s.e.)"
+  else:
+    label = f"{label} (1 seed)"
+  axes.plot(steps, means, color=colour, label=label)

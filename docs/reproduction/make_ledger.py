@@ -19,6 +19,7 @@ import csv
 import glob
 import math
 import os
+import statistics
 import sys
 import tomllib
 
@@ -35,10 +36,22 @@ DOCUMENTS = {
     "nfsp2016": "Heinrich & Silver, NFSP (2016)",
     "nfsp_arm": "Chen et al., NFSP-ARM",
 }
+
+
+def _standard_error(values):
+  """The standard error of the mean of `values` (ddof 1; nan for one value):
+  the half-width of the seed bands the figures shade (figure_runs.draw_seeds,
+  through nfsp_spiel.run.curves.band_columns)."""
+  if len(values) < 2:
+    return math.nan
+  return statistics.stdev(values) / math.sqrt(len(values))
+
+
 REDUCERS = {"last": lambda v: v[-1], "first": lambda v: v[0], "min": min,
-            "max": max, "mean": lambda v: sum(v) / len(v)}
+            "max": max, "mean": lambda v: sum(v) / len(v),
+            "stderr": _standard_error}
 COMBINERS = {"mean": lambda v: sum(v) / len(v), "min": min, "max": max,
-             "count": len}
+             "count": len, "stderr": _standard_error}
 MEASURE_KEYS = {"csv", "column", "at", "x", "from", "to", "where", "combine"}
 ITEM_KEYS = {"id", "document", "label", "section", "claim", "script", "png",
              "ours", "measures", "verdicts"}
