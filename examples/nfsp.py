@@ -455,8 +455,7 @@ class PopulationLoop:
   """A population (`nfsp.population.Population`) as `main` drives a loop:
   `episodes` is the fewest any member has played, and `play(n)` plays each
   member until it has played that + n, each stopping where its own run
-  would (Population.play counts n from each member's own episodes: a
-  member ahead would pass the evaluation point its own run stops at)."""
+  would (`Population.play_to`)."""
 
   def __init__(self, game, members, population, metric):
     self.game = game
@@ -477,13 +476,7 @@ class PopulationLoop:
     return sum(self.population.episodes)
 
   def play(self, num_episodes):
-    target = self.episodes + num_episodes
-    while True:
-      behind = [k for k, episodes in enumerate(self.population.episodes)
-                if episodes < target]
-      if not behind:
-        return
-      self.population.step(behind)
+    self.population.play_to(self.episodes + num_episodes)
 
   def save(self, path, progress=None):
     return self.population.save(path, progress)
