@@ -28,11 +28,10 @@ dm-tree` (not a dependency of the package).
 
 import argparse
 import json
-import os
 import statistics
-import subprocess
-import sys
 import time
+
+import interleaved  # benchmarks/interleaved.py
 
 VARIANTS = ("pytorch", "ours_single", "ours_batched", "ours_batched_nfsp_arm")
 BATCHED = ("ours_batched", "ours_batched_nfsp_arm")
@@ -111,20 +110,10 @@ def main():
     print(json.dumps(measure(variant, args.game, args.warmup, episodes, 0)))
     return
   variants = args.variants.split(",")
-  rates = {v: [] for v in variants}
-  for round_ in range(args.rounds):
-    for variant in variants:
-      command = [sys.executable, __file__, "--measure", variant, "--game",
-                 args.game, "--warmup", str(args.warmup), "--episodes",
-                 str(args.episodes)]
-      if args.cpus:
-        command = ["taskset", "-c", args.cpus] + command
-      output = subprocess.run(command, check=True, capture_output=True,
-                              text=True,
-                              env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"})
-      rates[variant].append(float(output.stdout.strip().splitlines()[-1]))
-      print(f"round {round_ + 1} {variant}: {rates[variant][-1]:,.0f} "
-            "episodes/s", flush=True)
+  rates = interleaved.rounds(
+      __file__, variants, ["--game", args.game, "--warmup", str(args.warmup),
+                           "--episodes", str(args.episodes)],
+      args.rounds, args.cpus, unit="episodes/s")
   base = statistics.median(rates["pytorch"]) if "pytorch" in rates else None
   rows = []
   print(f"\n{args.game}, medians of {args.rounds} rounds, CPUs "

@@ -18,11 +18,10 @@ Hold'em (`--game nfsp_lhe`) `NFSPConfig.lhe()` (K = 1, 2).
 
 import argparse
 import json
-import os
 import statistics
-import subprocess
-import sys
 import time
+
+import interleaved  # benchmarks/interleaved.py
 
 
 def measure(variant, game_string, warmup, episodes):
@@ -72,20 +71,10 @@ def main():
                              args.episodes)))
     return
   variants = ["single"] + [f"K={k}" for k in args.sizes.split(",")]
-  rates = {v: [] for v in variants}
-  for round_ in range(args.rounds):
-    for variant in variants:
-      command = [sys.executable, __file__, "--measure", variant, "--game",
-                 args.game, "--warmup", str(args.warmup), "--episodes",
-                 str(args.episodes)]
-      if args.cpus:
-        command = ["taskset", "-c", args.cpus] + command
-      output = subprocess.run(command, check=True, capture_output=True,
-                              text=True,
-                              env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"})
-      rates[variant].append(float(output.stdout.strip().splitlines()[-1]))
-      print(f"round {round_ + 1} {variant}: {rates[variant][-1]:,.0f} "
-            "episodes/s in total", flush=True)
+  rates = interleaved.rounds(
+      __file__, variants, ["--game", args.game, "--warmup", str(args.warmup),
+                           "--episodes", str(args.episodes)],
+      args.rounds, args.cpus, unit="episodes/s in total")
   single = statistics.median(rates["single"])
   print(f"\n{args.game}, medians of {args.rounds} rounds, CPUs "
         f"{args.cpus or 'all'}, {args.warmup:,} + {args.episodes:,} episodes "

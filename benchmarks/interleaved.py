@@ -1,0 +1,29 @@
+"""Interleaved rounds of benchmark variants, each in its own process.
+
+A script that measures variants side by side re-runs itself with
+`--measure <variant>` (plus its own arguments) once per variant and round,
+A B C A B C ..., optionally pinned to CPUs with taskset; the child prints
+its rate as the last line of its output.
+"""
+
+import os
+import subprocess
+import sys
+
+
+def rounds(script, variants, arguments, count, cpus=None, unit="episodes/s"):
+  """{variant: [rate per round]} of `script --measure <variant> arguments`
+  (a list of strings), printing each rate as it comes."""
+  rates = {variant: [] for variant in variants}
+  for round_ in range(count):
+    for variant in variants:
+      command = [sys.executable, script, "--measure", variant, *arguments]
+      if cpus:
+        command = ["taskset", "-c", cpus] + command
+      output = subprocess.run(command, check=True, capture_output=True,
+                              text=True,
+                              env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"})
+      rates[variant].append(float(output.stdout.strip().splitlines()[-1]))
+      print(f"round {round_ + 1} {variant}: {rates[variant][-1]:,.0f} {unit}",
+            flush=True)
+  return rates
