@@ -171,7 +171,8 @@ class StackedLearning:
     self._take(plans, outputs)
 
   def _take(self, plans, outputs):
-    members, num_parts = len(self.agents), [len(p) for p in self.parts]
+    """Hands each member's agents their parts' losses and acting weights."""
+    num_parts = [len(player) for player in self.parts]
     taken = {}  # (k, p) -> ([ready per part], [loss], [weights])
     for (p, i, ready, _), (losses, weights) in zip(plans, outputs):
       losses, weights = losses.numpy(), [w.numpy() for w in weights]
@@ -181,14 +182,13 @@ class StackedLearning:
                                           [None] * num_parts[p]))
         entry[0][i], entry[1][i] = True, losses[k]
         entry[2][i] = [w[k] for w in weights]
-    del members
     for (k, p), (ready, losses, weights) in sorted(taken.items()):
       self.agents[k][p].take_learning(tuple(ready), losses, weights)
 
   def _compile(self, plans):
-    specs = []
-    for p, i, _, part_specs in plans:
-      members = len(self.agents)
+    """The compiled call of `plans`, as a concrete function."""
+    specs, members = [], len(self.agents)
+    for _, _, _, part_specs in plans:
       specs.append(tf.TensorSpec((members,), tf.int32))
       specs += [tf.TensorSpec((members, *s.shape), s.dtype)
                 for s in part_specs]
