@@ -1,0 +1,96 @@
+"""NFSP paper figs. 1a and 1c (thesis figs. 6.1, 6.3) with seed bands: one
+population of three seeds per run.
+
+1a: each network size (one hidden layer of 8, 16, 32, 64 or 128 ReLUs,
+otherwise the paper's Leduc settings, `NFSPConfig.leduc()`); 1c: DQN
+(`NFSPConfig.dqn()`, NFSP with eta = 1, sec. 4.2) beside NFSP's [64]. Each
+run trains as one population
+(`examples/nfsp.py --seeds 0,2,4`: three runs in one process, each the run
+`--seed` would make; seeds two apart share no random stream) and logs every
+seed's exploitability and the mean with +-1 standard error of the mean
+across the seeds. The curves are copied to
+`data/nfsp_fig1_seeds/<run>/curve.csv`; the checkpoints stay under
+`runs/figures/nfsp_fig1_seeds/` (outside git: the same command resumes a
+run, a larger `--episodes` carries it on). `fig_nfsp_1a_seeds.png`,
+`fig_nfsp_1c_seeds.png`: per run, the seeds thin and the mean of the
+average strategy's exploitability with its band, log-log (1c: DQN's greedy
+strategy too, its seeds thin).
+
+  python docs/figures/fig_nfsp_1_seeds.py --episodes 1000000
+  python docs/figures/fig_nfsp_1_seeds.py --runs dqn --episodes 1000000
+  python docs/figures/fig_nfsp_1_seeds.py --plot_only
+"""
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+
+import figure_runs
+
+SIZES = (8, 16, 32, 64, 128)
+RUNS = {  # run: the training binary's flags
+    **{f"hidden_{size}": ["--hidden_layers", str(size)] for size in SIZES},
+    "dqn": ["--preset", "dqn", "--eval_policies", "average,best_response"],
+}
+PANELS = {
+    "1a": {f"[{size}]": f"hidden_{size}" for size in SIZES},
+    "1c": {"NFSP [64]": "hidden_64", "DQN": "dqn"},
+}
+TITLES = {"1a": "hidden layer sizes", "1c": "NFSP against DQN"}
+FIGURE = "nfsp_fig1_seeds"
+ROOT = os.path.dirname(os.path.dirname(figure_runs.HERE))
+
+
+def _curve(run):
+  return os.path.join(figure_runs.HERE, "data", FIGURE, run, "curve.csv")
+
+
+def train(run, episodes, eval_every, seeds):
+  """One run's population through the training binary (resumable), its
+  curve copied into the figure's data."""
+  folder = os.path.join(ROOT, "runs", "figures", FIGURE, run)
+  subprocess.run([sys.executable, os.path.join(ROOT, "examples", "nfsp.py"),
+                  "--seeds", seeds, *RUNS[run], "--episodes", str(episodes),
+                  "--eval_every", str(eval_every), "--checkpoint_every",
+                  str(eval_every), "--nodiagnostics", "--output_dir", folder],
+                 check=True)
+  os.makedirs(os.path.dirname(_curve(run)), exist_ok=True)
+  shutil.copyfile(os.path.join(folder, "curve.csv"), _curve(run))
+
+
+def plot():
+  from nfsp_spiel import evaluation  # pylint: disable=g-import-not-at-top
+  for panel, runs in PANELS.items():
+    curves = {label: _curve(run) for label, run in runs.items()
+              if os.path.exists(_curve(run))}
+    if panel == "1c" and "DQN" in curves:
+      curves["DQN greedy"] = (curves["DQN"],
+                              "exploitability_best_response")
+    output = os.path.join(figure_runs.HERE, f"fig_nfsp_{panel}_seeds.png")
+    evaluation.plot_curves(
+        curves, output, metric="exploitability", loglog=True,
+        xlabel="episodes", title=f"NFSP fig. {panel} on nfsp_leduc: "
+        f"{TITLES[panel]}, 3 seeds each (seeds thin; mean, shaded +-1 "
+        "standard error of the mean)")
+    print(output)
+
+
+def main():
+  parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+  parser.add_argument("--runs", default=",".join(
+      f"hidden_{size}" for size in SIZES))
+  parser.add_argument("--episodes", type=int, default=1_000_000)
+  parser.add_argument("--eval_every", type=int, default=100_000)
+  parser.add_argument("--seeds", default="0,2,4")
+  parser.add_argument("--plot_only", action="store_true")
+  args = parser.parse_args()
+  if not args.plot_only:
+    for run in args.runs.split(","):
+      train(run, args.episodes, args.eval_every, args.seeds)
+  plot()
+
+
+if __name__ == "__main__":
+  main()
