@@ -18,11 +18,12 @@ memory kinds and capacities), so a small sweep is one run.
 
 Member k is the run `SelfPlay(game, agents_for(game, configs[k],
 seeds[k]), num_games, seeds[k])` makes alone: its games, actions, memories
-and random draws are that run's, and `play` stops each member where that
-run would stop. Its weights differ from the single run's in the last bits
-(the stacked call's reductions; `stacked_learning` says why), so two runs
-that once sample one action differently go their own ways from there; the
-test (`tests/test_population.py`) measures how long they stay together.
+and random draws are that run's, and `play` / `play_to` stop each member
+where that run would stop. Its weights may differ from the single run's in
+the last bits (the stacked call's reductions; `stacked_learning` says when),
+and two runs that once sample an action differently go their own ways from
+there; `tests/test_population.py` checks DQN members bit for bit and
+NFSP-ARM members' games and memories bit for bit, weights within 1e-5.
 
 Seeds: `agents_for` seeds player p's agent with seed + p and the driver's
 games with seed, so runs of seeds s and s + 1 share random streams (agent 1

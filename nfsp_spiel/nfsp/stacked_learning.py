@@ -16,12 +16,15 @@ The stacked variables are the members' weights while the population trains;
 `write_back` copies them into each member's own variables (before a
 checkpoint), `reload` stacks the members' variables again (after a restore).
 
-Floating point: XLA vectorises a reduction over a batch axis (the bias
-gradients, the batch means of the losses) in an order that depends on the
-stacked shape, so a member's updates differ from a single run's in the last
-bits (measured: a first-layer bias gradient of a 30-64-3 network; stacks of
-1 and 4 members differ from each other as well). Everything else a member
-does (its games, actions, memories and random draws) is a single run's.
+Floating point: XLA may sum a reduction over a batch axis (a bias gradient,
+a batch mean) in an order that depends on the stacked shape, so a member's
+updates may differ from a single run's in the last bits: measured, NFSP-ARM
+members' weights (Adam steps) after 1,500 Leduc episodes by 1.5e-8 at most,
+and a prototype's first-layer bias gradient on random data; DQN members'
+weights on Leduc were equal to the bit (`tests/test_population.py`).
+Everything else a member does (its games, actions, memories and random
+draws) is a single run's until such a difference first changes a sampled
+action.
 """
 
 import numpy as np
@@ -38,6 +41,11 @@ def check_stackable(configs):
   `NFSPConfig`s differ where that changes a stacked shape."""
   first = configs[0]
   for k, config in enumerate(configs[1:], 1):
+    mine, theirs = config.best_response, first.best_response
+    if type(mine) is not type(theirs):
+      raise ValueError(f"population member {k} learns with {mine.kind}, "
+                       f"member 0 with {theirs.kind}: one learner per "
+                       "population")
     for name in SHAPE_FIELDS:
       if getattr(config, name) != getattr(first, name):
         raise ValueError(
@@ -45,11 +53,6 @@ def check_stackable(configs):
             f"member 0 {getattr(first, name)!r}: members must share every "
             f"setting that sets a network or batch shape ({SHAPE_FIELDS}, "
             "the best-response learner's kind and shapes)")
-    mine, theirs = config.best_response, first.best_response
-    if type(mine) is not type(theirs):
-      raise ValueError(f"population member {k} learns with {mine.kind}, "
-                       f"member 0 with {theirs.kind}: one learner per "
-                       "population")
     for name, value in mine.shapes().items():
       if value != theirs.shapes()[name]:
         raise ValueError(
