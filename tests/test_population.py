@@ -54,15 +54,15 @@ def _assert_same_run(member, single, weights_rtol=0.0):
 
 
 def test_members_are_the_runs_they_would_be_alone(leduc):
-  """K = 3 (seeds 0, 2, 4): after 2,000 episodes every member holds the
+  """K = 3 (seeds 0, 2, 4): after 1,500 episodes every member holds the
   single run's memories, weights, counters and random state, bit for bit,
   though members end their episodes at different locksteps."""
   seeds = [0, 2, 4]
   pop = population.Population(leduc, SMALL, seeds, GAMES)
-  pop.play(2000)
+  pop.play(1500)
   assert len({tuple(m.agents[0].losses.values()) for m in pop.members}) == 3
   for member, seed in zip(pop.members, seeds):
-    single = _single(leduc, SMALL, seed, 2000)
+    single = _single(leduc, SMALL, seed, 1500)
     assert np.isfinite(single.agents[0].losses["sl_loss"])  # both learned
     _assert_same_run(member, single)
 
@@ -83,32 +83,32 @@ def test_a_sweep_is_one_population(leduc):
 def test_arm_members(leduc):
   """NFSP-ARM members (an ARM iteration in the stacked call: a loop of Adam
   steps) play their single runs' games, actions and memories; their weights
-  differ from the single runs' in the last bits (measured 1.5e-8 at most
-  after 1,500 episodes: XLA rounds the stacked Adam steps' reductions
+  differ from the single runs' in the last bits (1.5e-8 at most after
+  1,500 episodes; 800 here: XLA rounds the stacked Adam steps' reductions
   otherwise), which has not changed an action yet."""
   config = NFSPConfig.nfsp_arm().replace(
       best_response=ARMConfig(iteration_steps=300, updates=20, batch_size=16),
       min_memory_to_learn=200, sl_memory_capacity=20_000)
   configs = [config, config.replace(arm_learning_rate=2e-3)]
   pop = population.Population(leduc, configs, [0, 2], GAMES)
-  pop.play(1500)
+  pop.play(800)
   for member, (config, seed) in zip(pop.members, zip(configs, [0, 2])):
-    single = _single(leduc, config, seed, 1500)
+    single = _single(leduc, config, seed, 800)
     assert int(single.agents[0].best_response_learner.iterations.numpy()) > 1
     _assert_same_run(member, single, weights_rtol=1e-5)
 
 
 def test_resume_continues_exactly(leduc, tmp_path):
-  """Saved after 1,500 episodes and restored into a new population, it ends
+  """Saved after 1,000 episodes and restored into a new population, it ends
   where the uninterrupted one does; another population's checkpoint is
   refused."""
   seeds = [0, 2]
   whole = population.Population(leduc, SMALL, seeds, GAMES)
-  whole.play(1500)
+  whole.play(1000)
   path = whole.save(tmp_path / "population")
-  whole.play(1500)
+  whole.play(1000)
   resumed = population.Population.restore(leduc, path, SMALL, seeds, GAMES)
-  resumed.play(1500)
+  resumed.play(1000)
   for ours, theirs in zip(resumed.members, whole.members):
     _assert_same_run(ours, theirs)
   with pytest.raises(checkpoints.CheckpointError, match="member1/seed"):
