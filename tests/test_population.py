@@ -136,3 +136,17 @@ def test_spaced_seeds_share_no_stream():
   assert seeds == [10, 12, 14, 16]
   streams = [s + p for s in seeds for p in range(2)]
   assert len(set(streams)) == len(streams)
+
+
+def test_a_population_of_one_is_its_single_run(leduc, tmp_path):
+  """K = 1 learns through the single run's fused call: equal to the bit,
+  across a save and restore too."""
+  pop = population.Population(leduc, SMALL, [4], GAMES)
+  pop.play(600)
+  path = pop.save(tmp_path / "one")
+  pop.play(400)
+  resumed = population.Population.restore(leduc, path, SMALL, [4], GAMES)
+  resumed.play(400)
+  single = _single(leduc, SMALL, 4, 1000)
+  _assert_same_run(pop.members[0], single)
+  _assert_same_run(resumed.members[0], single)

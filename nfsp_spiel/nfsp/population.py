@@ -34,6 +34,7 @@ of one, agent 0 and the games of the other): give members seeds at least
 from nfsp_spiel.core import checkpoints
 from nfsp_spiel.nfsp import agent as agent_lib
 from nfsp_spiel.nfsp import checkpoint
+from nfsp_spiel.nfsp import fused_learning
 from nfsp_spiel.nfsp import selfplay
 from nfsp_spiel.nfsp import stacked_learning
 
@@ -64,8 +65,11 @@ class Population:
     self.members = [selfplay.SelfPlay(
         game, agent_lib.agents_for(game, config, seed=seed), num_games, seed,
         backend, learn=False) for config, seed in zip(configs, seeds)]
-    self._learning = stacked_learning.StackedLearning(
-        [member.agents for member in self.members])
+    agents = [member.agents for member in self.members]
+    # One member learns as its single run does: the stacked step is no
+    # faster alone, and slower for Limit Hold'em's networks (BUILD_NOTES).
+    self._learning = (stacked_learning.StackedLearning(agents)
+                      if len(agents) > 1 else _OneMember(agents[0]))
 
   def __len__(self):
     return len(self.members)
@@ -166,3 +170,21 @@ class Population:
           and not key[len(prefix):].startswith("agent")})
     self._learning.reload()
 
+
+
+class _OneMember:
+  """A population of one learns through its agents' own fused call
+  (`StackedLearning`'s interface)."""
+
+  def __init__(self, agents):
+    self._agents = agents
+    self._learning = fused_learning.FusedLearning()
+
+  def learn(self, calls):
+    self._learning.learn(self._agents, calls[0])
+
+  def write_back(self):
+    pass  # the agents' variables are the weights
+
+  def reload(self):
+    pass
