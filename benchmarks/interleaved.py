@@ -6,9 +6,20 @@ A B C A B C ..., optionally pinned to CPUs with taskset; the child prints
 its rate as the last line of its output.
 """
 
+import argparse
 import os
 import subprocess
 import sys
+
+
+def add_arguments(parser, rounds=3):
+  """The arguments every such script takes: --rounds, --cpus, --csv and the
+  child's --measure."""
+  parser.add_argument("--rounds", type=int, default=rounds)
+  parser.add_argument("--cpus", default=None,
+                      help="pin every process to these CPUs, e.g. 0")
+  parser.add_argument("--csv", default=None, help="also write rows here")
+  parser.add_argument("--measure", default=None, help=argparse.SUPPRESS)
 
 
 def rounds(script, variants, arguments, count, cpus=None, unit="episodes/s"):

@@ -91,17 +91,13 @@ def main():
   parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
   parser.add_argument("--game", default="leduc_poker")
   parser.add_argument("--variants", default=",".join(VARIANTS))
-  parser.add_argument("--rounds", type=int, default=3)
   # M_SL gets only best-response steps (eta 0.1): ~1500 records per agent
   # after 10k episodes.
   parser.add_argument("--warmup", type=int, default=10000)
   parser.add_argument("--episodes", type=int, default=20000,
                       help="timed episodes (PyTorch: a tenth of them, "
                       "ours_batched: five times as many)")
-  parser.add_argument("--cpus", default=None,
-                      help="pin every process to these CPUs, e.g. 0")
-  parser.add_argument("--csv", default=None, help="also write rows here")
-  parser.add_argument("--measure", default=None, help=argparse.SUPPRESS)
+  interleaved.add_arguments(parser)
   args = parser.parse_args()
   if args.measure:  # child process
     variant = args.measure

@@ -56,15 +56,11 @@ def main():
   parser.add_argument("--game", default="nfsp_leduc")
   parser.add_argument("--sizes", default="1,2,4,8,16",
                       help="population sizes K")
-  parser.add_argument("--rounds", type=int, default=3)
   parser.add_argument("--warmup", type=int, default=20000,
                       help="episodes per member before timing")
   parser.add_argument("--episodes", type=int, default=20000,
                       help="timed episodes per member")
-  parser.add_argument("--cpus", default=None,
-                      help="pin every process to these CPUs, e.g. 0")
-  parser.add_argument("--csv", default=None, help="also write rows here")
-  parser.add_argument("--measure", default=None, help=argparse.SUPPRESS)
+  interleaved.add_arguments(parser)
   args = parser.parse_args()
   if args.measure:  # child process
     print(json.dumps(measure(args.measure, args.game, args.warmup,
