@@ -38,8 +38,9 @@ setuptools.setup(
         "tqdm>=4.66",
     ],
     extras_require={
-        # eval7 is a second, independent hand evaluator the tests check against.
-        "test": ["pytest>=8", "eval7>=0.1.11"],
+        # eval7 is a second, independent hand evaluator the tests check against;
+        # pytest-xdist runs the suite on every core (pytest.ini).
+        "test": ["pytest>=8", "pytest-xdist>=3.5", "eval7>=0.1.11"],
         # The t-SNE map of NFSP's Limit Hold'em network (docs/figures).
         "figures": ["scikit-learn>=1.4"],
         # nfsp_spiel.distributed: NFSP's actors and learner on Ray.

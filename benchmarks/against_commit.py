@@ -54,14 +54,22 @@ def _timed(function, work):
   return work / (time.perf_counter() - started)
 
 
+def _median_window(function, work, windows=5):
+  """The median rate of `windows` calls of `function()`, each doing `work`
+  units: a new call shape's XLA compile (~2 s, against windows of a few
+  seconds) lands in one window and moves the median little."""
+  import statistics as stats  # pylint: disable=g-import-not-at-top
+  return stats.median(_timed(function, work) for _ in range(windows))
+
+
 def nfsp_leduc_batched():
   import pyspiel  # pylint: disable=g-import-not-at-top
   from nfsp_spiel import nfsp, selfplay  # pylint: disable=g-import-not-at-top
   game = pyspiel.load_game("leduc_poker")
   loop = selfplay.SelfPlay(game, nfsp.agents_for(game, nfsp.NFSPConfig.leduc()),
                            num_games=128)
-  loop.play(10_000)  # learning started, XLA compiled
-  return _timed(lambda: loop.play(30_000), 30_000)
+  loop.play(10_000)  # learning started, the common call shapes compiled
+  return _median_window(lambda: loop.play(10_000), 10_000)
 
 
 def nfsp_arm_leduc_batched():
@@ -71,7 +79,7 @@ def nfsp_arm_leduc_batched():
   loop = selfplay.SelfPlay(game, nfsp.agents_for(
       game, nfsp.NFSPConfig.nfsp_arm()), num_games=128)
   loop.play(10_000)
-  return _timed(lambda: loop.play(20_000), 20_000)
+  return _median_window(lambda: loop.play(5_000), 5_000)
 
 
 def nfsp_leduc_single_game():
@@ -221,6 +229,11 @@ def _run(tree, workload):
   return json.loads(lines[-1][5:])
 
 
+def _rounds(rates):
+  """Each round's rate, so the table shows the spread behind its medians."""
+  return " ".join(f"{rate:,.0f}" for rate in rates)
+
+
 def main():
   parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
   parser.add_argument("--base", required=True, help="commit to compare with")
@@ -236,8 +249,9 @@ def main():
     subprocess.run(["git", "-C", ROOT, "worktree", "add", "--detach", "-q",
                     base, args.base], check=True)
     try:
-      print(f"| workload | unit | {args.base} | this tree | ratio |")
-      print("|---|---|---:|---:|---:|")
+      print(f"| workload | unit | {args.base} | this tree | ratio | "
+            "rounds (base / this tree) |")
+      print("|---|---|---:|---:|---:|---|")
       for workload in workloads:
         rates = {base: [], ROOT: []}
         for _ in range(args.rounds):
@@ -245,7 +259,8 @@ def main():
             rates[tree].append(_run(tree, workload))
         old, new = (statistics.median(rates[t]) for t in (base, ROOT))
         print(f"| {workload} | {UNITS[workload]} | {old:,.1f} | {new:,.1f} | "
-              f"{new / old:.3f} |", flush=True)
+              f"{new / old:.3f} | {_rounds(rates[base])} / "
+              f"{_rounds(rates[ROOT])} |", flush=True)
     finally:
       subprocess.run(["git", "-C", ROOT, "worktree", "remove", "--force",
                       base], check=False)

@@ -114,6 +114,8 @@ def test_two_actors_feed_the_learner_and_get_its_weights():
     loop.close()
 
 
+# Slow (40 s, Ray). The default run keeps test_two_actors_feed_the_learner...
+@pytest.mark.slow
 def test_a_killed_actor_is_restarted_and_the_run_goes_on():
   loop = distributed.DistributedSelfPlay(KUHN, SMALL, seed=1, distributed=TWO)
   try:
@@ -165,6 +167,8 @@ def test_a_run_resumes_from_its_checkpoint(tmp_path):
                                             SMALL, seed=2, distributed=one)
 
 
+# Slow (40 s, Ray); the numbering itself is checked without Ray below.
+@pytest.mark.slow
 def test_nfsp_arm_games_stay_apart_across_actors():
   """ARM's n-step returns follow each record's game: two actors' games must
   never share a number at the learner."""

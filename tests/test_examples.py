@@ -274,6 +274,9 @@ def test_nfsp_binary_trains_nfsp_arm_and_arm(tmp_path, preset, column):
   assert column in header.split(",") and len(rows) == 2
 
 
+# Slow (30 s): LBR and the baselines are tests/test_lbr.py's and
+# tests/test_matches.py's; this is the binary's Limit Hold'em columns.
+@pytest.mark.slow
 def test_nfsp_binary_measures_lhe_against_the_baseline_and_lbr(tmp_path):
   """Limit Hold'em has no exact best response: the curve holds mbb/h
   against the equity-threshold player and the shipped SmooCT-like profile

@@ -60,6 +60,10 @@ def test_a_member_is_the_run_of_its_seed(population, tmp_path):
       row["exploitability/seed0"] for row in rows]
 
 
+# Slow (80 s): the population's resume is tests/test_population.py's
+# test_resume_continues_exactly; this is the binary's, through the same
+# open_run every binary's resume tests cover.
+@pytest.mark.slow
 def test_a_resumed_population_loses_nothing(population, tmp_path):
   _, uninterrupted = population
   _run(tmp_path, "--seeds=0,2", "--episodes=1000")

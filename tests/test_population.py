@@ -80,6 +80,9 @@ def test_a_sweep_is_one_population(leduc):
     _assert_same_run(member, _single(leduc, config, 6, 1500))
 
 
+# Slow (80 s): the stacked ARM iteration. DQN members, exact, stay in the
+# default run.
+@pytest.mark.slow
 def test_arm_members(leduc):
   """NFSP-ARM members (an ARM iteration in the stacked call: a loop of Adam
   steps) play their single runs' games, actions and memories; their weights

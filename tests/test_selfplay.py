@@ -150,6 +150,9 @@ def test_resumed_run_equals_an_uninterrupted_one(tmp_path):
     assert a.steps == b.steps
 
 
+# Slow (100 s): 100k episodes. NFSP learning in the default run:
+# tests/test_openspiel_nfsp.py (OpenSpiel's Kuhn example, one import changed).
+@pytest.mark.slow
 def test_kuhn_convergence_fixed_seed():
   """`NFSPConfig.leduc()` as shipped on Kuhn, 100k episodes: exploitability
   falls from the random networks' ~0.50 to 0.165 here (seeds 0, 1, 2:
@@ -191,6 +194,9 @@ def test_bad_input(tmp_path):
     selfplay.SelfPlay.restore(game, agents_only, agents, num_games=4)
 
 
+# Slow (110 s): two whole runs and a resume. The bit rows' round trip is
+# tests/test_replay_memory.py's; this is the whole-run equivalence.
+@pytest.mark.slow
 def test_bit_packed_memory_trains_and_resumes_exactly(tmp_path):
   """Memories stored as bits hold the same records as bytes (M_SL) and
   float32 (M_RL): the same run with either gives identical networks, and a
