@@ -36,12 +36,14 @@ def pytest_unconfigure(config):
 
 # The default run is the quick check of every module (about 8 minutes on two
 # cores); these long tests run with `pytest -m slow` (`.ci/run` runs both).
-# Each stays beside a default test of the same mechanism, named here.
+# Each names the default test of the same mechanism that stays, or says that
+# none does (Ray runs only in the slow run).
 SLOW = {
     "test_run_directory.py::test_killed_at_a_random_moment_and_resumed"
-    "[nfsp_actors]": "Ray, 120 s; [nfsp] stays",
+    "[nfsp_actors]": "Ray, 120 s; Ray runs only in the slow run",
     "test_run_directory.py::test_killed_at_a_random_moment_and_resumed"
-    "[nfsp_rl_environment]": "[nfsp] stays",
+    "[nfsp_rl_environment]": "[xfp], [fsp], [smooth_uct] stay; NFSP's "
+    "binary resumes in test_ctrl_c_...[nfsp]",
     "test_run_directory.py::test_resume_after_a_crash_cuts_the_curve_to_the_"
     "checkpoint[nfsp_rl_environment]": "[xfp], [fsp], [smooth_uct] stay",
     "test_run_directory.py::test_resume_after_a_crash_cuts_the_curve_to_the_"
@@ -73,7 +75,7 @@ SLOW = {
     "test_readme.py::test_docs_snippet_runs_as_a_script[docs/evaluation.md-0]":
     "Limit Hold'em matches and LBR: tests/test_lbr.py, test_matches.py",
     "test_readme.py::test_docs_snippet_runs_as_a_script[docs/scaling.md-2]":
-    "Ray: tests/test_distributed.py's two-actor test stays",
+    "Ray, 60 s; Ray runs only in the slow run",
     "test_examples.py::test_smooth_uct_on_limit_holdem_runs_and_resumes":
     "test_smooth_uct_runs_and_resumes (Leduc) stays",
     "test_lbr.py::test_equity_threshold_player": "the baselines' matches: "
@@ -84,7 +86,7 @@ SLOW = {
     "test_members_are_the_runs_they_would_be_alone stays (seeds)",
     "test_distributed.py::test_two_actors_feed_the_learner_and_get_its_"
     "weights": "Ray, 40 s; the records' and games' bookkeeping without Ray "
-    "stays",
+    "stays (Ray itself runs only in the slow run)",
     "test_run_directory.py::test_killed_at_a_random_moment_and_resumed[nfsp]":
     "[xfp], [fsp], [smooth_uct] stay; the NFSP binary's resume: "
     "test_ctrl_c_...[nfsp]",
