@@ -46,6 +46,10 @@ flags.DEFINE_float("gamma", None, "Override the lower limit of the mixing "
 run_flags.define_count("episodes", 1_000_000, "Total episodes.")
 run_flags.define_count("eval_every", 100_000, "Episodes between evaluations.")
 flags.DEFINE_integer("seed", 0, "Random seed.")
+flags.DEFINE_integer("threads", None, "Simulation threads sharing the "
+                     "trees (default: all cores). With 1, a seed repeats a "
+                     "run exactly, resumed or not; with more, runs differ "
+                     "by the threads' interleaving.", lower_bound=1)
 flags.DEFINE_float("seconds", None, "Training seconds (wall clock, "
                    "evaluations excluded) after which the run stops; "
                    "default: none.")
@@ -127,12 +131,13 @@ def main(argv):
   run, search = run_flags.open_run(
       functools.partial(plot, name, metric),
       lambda path: search_class.restore(game, path, config, FLAGS.seed,
-                                        **overrides),
-      lambda: search_class(game, config, FLAGS.seed, **overrides))
+                                        threads=FLAGS.threads, **overrides),
+      lambda: search_class(game, config, FLAGS.seed, threads=FLAGS.threads,
+                           **overrides))
   # The training clock (evaluations excluded) continues from the checkpoint.
   training = run.open_curve(search.episodes).get("training_seconds", 0.0)
   print(f"{game} at {search.episodes} episodes, {training:.1f} s training: "
-        f"preset {name}, {search.config}")
+        f"preset {name}, {search.config}, {search.threads} threads")
   seconds = FLAGS.seconds if FLAGS.seconds is not None else float("inf")
   while search.episodes < FLAGS.episodes and training < seconds:
     # To the next multiple of --eval_every: a run stopped between two

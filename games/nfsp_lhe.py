@@ -25,12 +25,13 @@ Card index c within a block is the card id (ranks "23456789TJQKA" times suits
 
 import json
 
+import numpy as np
 import pyspiel
 
 from nfsp_spiel.games import poker
 
 # The betting rules, in chips, stated once: the game below is configured from
-# them and `smooth_uct_lhe.BettingTree` compiles them.
+# them and `nfsp_spiel.poker.betting_tree.BettingTree` compiles them.
 NUM_ROUNDS = 4
 BLINDS = (10, 5)  # posted by player 0 (the big blind) and player 1
 BIG_BLIND = max(BLINDS)
@@ -48,11 +49,32 @@ UNIVERSAL_POKER_LHE = (
 
 _NUM_ROUNDS, _CARDS = NUM_ROUNDS, 52
 _MAX_RAISES = max(MAX_RAISES)  # the tensor's raise slots per round
-_BETTING_OFFSET = _NUM_ROUNDS * _CARDS                       # 208
-TENSOR_SIZE = _BETTING_OFFSET + poker.betting_size(_NUM_ROUNDS,
+BETTING_OFFSET = _NUM_ROUNDS * _CARDS                       # 208
+TENSOR_SIZE = BETTING_OFFSET + poker.betting_size(_NUM_ROUNDS,
                                                          _MAX_RAISES)  # 288
 # Chance cards dealt when each round's betting starts: 2 + 2 hole, 3, 1, 1.
 _ROUND_OF_DEALT = {4: 0, 7: 1, 8: 2, 9: 3}
+
+BOARD_CARDS = (0, 3, 4, 5)  # board cards seen in each betting round
+
+
+def card_tensors(holes, boards, rounds):
+  """(n, 208) float32: the card part of the information-state tensor of n
+  decision states from their cards alone, for code that plays many deals
+  without OpenSpiel states (`evaluation.batched_matches`): the observing
+  player's hole cards (n, 2), the deal's whole board (n, 5), of which the
+  betting round (n,) shows the first `BOARD_CARDS[round]`."""
+  holes, boards = np.asarray(holes), np.asarray(boards)
+  rounds = np.asarray(rounds)
+  tensors = np.zeros((len(holes), BETTING_OFFSET), np.float32)
+  rows = np.arange(len(holes))
+  tensors[rows[:, None], holes] = 1.0
+  # The flop's three cards in block 1, the turn in block 2, the river in 3.
+  for card, block in enumerate((1, 1, 1, 2, 3)):
+    shown = rows[rounds >= block]
+    tensors[shown, _CARDS * block + boards[shown, card]] = 1.0
+  return tensors
+
 
 _GAME_TYPE = poker.game_type(
     "nfsp_lhe", "Heads-up Limit Texas Hold'em (NFSP encoding)", {})
@@ -148,7 +170,7 @@ class NfspLheState(pyspiel.State):
       if s.dealt in _ROUND_OF_DEALT:
         s.round, s.raises = _ROUND_OF_DEALT[s.dealt], 0
     elif action != poker.FOLD:  # folds need no slot
-      s.betting += (_BETTING_OFFSET + poker.betting_index(
+      s.betting += (BETTING_OFFSET + poker.betting_index(
           s.state.current_player(), s.round, s.raises, action, _NUM_ROUNDS,
           _MAX_RAISES),)
       s.raises += action == poker.RAISE

@@ -27,14 +27,16 @@ EXAMPLES = os.path.join(os.path.dirname(__file__), os.pardir, "examples")
 
 # Per binary: its flags, the flag of its target step, and whether a run is
 # deterministic (a resumed run then logs the values an uninterrupted one
-# did; NFSP's TensorFlow arithmetic may reorder float sums across threads).
+# did; NFSP's TensorFlow arithmetic may reorder float sums across threads,
+# and Smooth UCT is deterministic on one thread only).
 BINARIES = {
     "xfp": (["--game=kuhn_poker", "--eval_every=10", "--checkpoint_every=30"],
             "--iterations", True),
     "fsp": (["--game=kuhn_poker", "--memory_episodes=1000", "--seconds=1e9",
              "--eval_seconds=0"], "--iterations", True),
-    "smooth_uct": (["--game=kuhn_poker", "--eval_every=2000"], "--episodes",
-                   True),
+    # One thread: with more, the threads' interleaving varies the tables.
+    "smooth_uct": (["--game=kuhn_poker", "--eval_every=2000", "--threads=1"],
+                   "--episodes", True),
     "nfsp": (["--game=kuhn_poker", "--eval_every=500", "--checkpoint_every=1000",
               "--num_games=16", "--nodiagnostics"], "--episodes", False),
     # OpenSpiel's RL loop, with the diagnostics beside exploitability.

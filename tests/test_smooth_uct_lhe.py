@@ -106,7 +106,7 @@ def test_exploration_schedule_closed_form(tree):
   46.5 is above the cap); on the river after checks all the way, the pot is
   2 and 16 big blinds are left to bet: 10; after a capped preflop and flop
   (pot 16) the turn's start is min(24, 16 + 0.5 * 32)."""
-  c = tree.exploration(24.0, 0.5)
+  c = smooth_uct_lhe.exploration(tree, 24.0, 0.5)
   assert c[0] == 24.0
   checks = (1, 1) + (1, 1) * 3
   river = tree.node_of[checks[:-1]]
@@ -120,7 +120,8 @@ def test_exploration_schedule_closed_form(tree):
 
 
 def test_simulator_bookkeeping(game, fake_tables):
-  search = smooth_uct_lhe.SmoothUCTLHE(game, seed=1, tables=fake_tables)
+  search = smooth_uct_lhe.SmoothUCTLHE(game, seed=1, tables=fake_tables,
+                                       threads=1)
   search.run(20_000)
   assert search.episodes == 20_000
   np.testing.assert_allclose(search.action_counts.sum(axis=1), search.counts)
@@ -222,18 +223,34 @@ def test_greedy_profile_saves_loads_and_plays_as_the_search(game, fake_tables,
 
 
 def test_checkpoint_round_trip(game, fake_tables, tmp_path):
-  search = smooth_uct_lhe.SmoothUCTLHE(game, seed=4, tables=fake_tables)
+  search = smooth_uct_lhe.SmoothUCTLHE(game, seed=4, tables=fake_tables,
+                                       threads=1)
   search.run(5_000)
   path = str(tmp_path / "search.npz")
   search.save(path)
   again = smooth_uct_lhe.SmoothUCTLHE.restore(game, path, seed=4,
-                                              tables=fake_tables)
+                                              tables=fake_tables, threads=1)
   assert again.episodes == 5_000
   for name in ("counts", "action_counts", "q"):
     np.testing.assert_array_equal(getattr(again, name), getattr(search, name))
   search.run(1_000)
   again.run(1_000)  # the generator was saved: the same episodes follow
   np.testing.assert_array_equal(again.q, search.q)
+
+
+def test_threads_share_the_tables(game, fake_tables):
+  """Two threads share the episodes and the tables: the root's information
+  states (player 1's preflop buckets, visited once per episode) count every
+  episode but the few updates lost to a collision (1.5M rows: rare). A
+  thread cannot record the deals in order."""
+  search = smooth_uct_lhe.SmoothUCTLHE(game, seed=1, tables=fake_tables,
+                                       threads=2)
+  search.run(50_000)
+  assert search.episodes == 50_000
+  root = slice(0, card_abstraction.NUM_BUCKETS[0])
+  assert 0.99 * 50_000 <= search.counts[root].sum() <= 50_000
+  with pytest.raises(ValueError, match="threads=2: recording the deals"):
+    search._simulate(10, np.zeros((10, 17), np.int64))  # pylint: disable=protected-access
 
 
 def test_refuses_other_games():
@@ -260,7 +277,8 @@ def test_each_episode_plays_with_the_buckets_of_its_own_cards(game,
   it plays them: every episode's buckets must still be those of its own
   cards (`board_buckets.bucket`, checked against the index tables in
   tests/test_board_buckets.py), and the deals fresh ones."""
-  search = smooth_uct_lhe.SmoothUCTLHE(game, seed=8, tables=fake_tables)
+  search = smooth_uct_lhe.SmoothUCTLHE(game, seed=8, tables=fake_tables,
+                                       threads=1)
   record = np.zeros((500, 17), np.int64)
   search._simulate(500, record)  # pylint: disable=protected-access
   assert search.episodes == 500 and search.counts[:169].sum() == 500

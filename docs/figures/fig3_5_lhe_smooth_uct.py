@@ -3,30 +3,31 @@
 The thesis trained both for 14 days (about 62 billion episodes each) in the
 E[HS^2] abstraction and played their greedy profiles' snapshots against
 SmooCT (ACPC 2014's runner-up, not available) and against each other; UCT
-led for under 72 hours, then Smooth UCT. Here each search
-(`nfsp_spiel.smooth_uct_lhe`, thesis parameters `SmoothUCTConfig.lhe()` /
-`uct_lhe()`) trains on one core (run both at once, one per core), saving snapshots at
-`--snapshots` minutes of training (the last ends the run); `evaluate` then plays, per
-snapshot time, Smooth UCT's greedy profile against UCT's and each against
-the fixed baselines (always-call, always-raise, equity-threshold), in mbb/h
-with duplicate deals and standard errors:
+led for under 72 hours (about 1.3e10 episodes at its rate), then Smooth UCT.
+Here each search (`nfsp_spiel.smooth_uct_lhe`, thesis parameters
+`SmoothUCTConfig.lhe()` / `uct_lhe()`) trains through
+`examples/smooth_uct.py` to each of `--episodes`' decades in turn, both
+searches to one decade before either goes on to the next, writing its greedy
+profile there (0.3 MB). The runs resume from their checkpoints (under
+`--runs`, outside git, with a curve against the fixed baselines every 10^9
+episodes), so the same command carries them on, session after session.
+`evaluate` then plays, per decade both reached, Smooth UCT's greedy profile
+against UCT's and each against the fixed baselines (always-call,
+always-raise, equity-threshold), in mbb/h with duplicate deals and standard
+errors:
 
-  python docs/figures/fig3_5_lhe_smooth_uct.py train --preset lhe &
-  python docs/figures/fig3_5_lhe_smooth_uct.py train --preset uct_lhe &
-  wait
+  python docs/figures/fig3_5_lhe_smooth_uct.py train --threads 1 &
   python docs/figures/fig3_5_lhe_smooth_uct.py evaluate --deals 2000
 
-The committed figure: `--snapshots 1,2,5,10,20` for both commands and
-`evaluate --deals 1000 --snapshots 1,2,5,10,20`.
-
-Snapshots go to `--runs` (outside git: 85 MB each); the match table to
-`data/fig3_5_lhe/matches.csv`, the plot to `fig3_5_lhe.png`.
+The match table goes to `data/fig3_5_lhe/matches.csv`, the plot to
+`fig3_5_lhe.png`.
 """
 
 import argparse
 import csv
 import os
-import time
+import subprocess
+import sys
 
 import matplotlib
 matplotlib.use("Agg")
@@ -35,36 +36,36 @@ import pyspiel
 
 import nfsp_spiel  # noqa: F401
 from nfsp_spiel import evaluation
-from nfsp_spiel import smooth_uct
 from nfsp_spiel import smooth_uct_lhe
+from nfsp_spiel.poker import board_buckets
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-PRESETS = {"lhe": smooth_uct.SmoothUCTConfig.lhe(),
-           "uct_lhe": smooth_uct.SmoothUCTConfig.uct_lhe()}
+ROOT = os.path.dirname(os.path.dirname(HERE))
 LABELS = {"lhe": "Smooth UCT", "uct_lhe": "UCT"}
-_CHUNK = 2_000_000  # episodes between clock checks
 
 
-def _snapshot(runs, preset, minutes):
-  return os.path.join(runs, f"{preset}_{minutes:g}min.npz")
+def _decades(text):
+  return sorted(int(float(x)) for x in text.split(","))
+
+
+def _profile(runs, preset, episodes):
+  return os.path.join(runs, preset, f"greedy_{episodes}.npz")
 
 
 def train(args):
-  """One search, snapshots at the given training minutes."""
-  game = pyspiel.load_game("nfsp_lhe")
-  search = smooth_uct_lhe.SmoothUCTLHE(game, PRESETS[args.preset], args.seed)
-  os.makedirs(args.runs, exist_ok=True)
-  training = 0.0
-  for minutes in sorted(float(m) for m in args.snapshots.split(",")):
-    while training < 60 * minutes:
-      started = time.perf_counter()
-      search.run(_CHUNK)
-      training += time.perf_counter() - started
-    search.save(_snapshot(args.runs, args.preset, minutes),
-                {"step": search.episodes, "training_seconds": training})
-    print(f"{LABELS[args.preset]}: {minutes:g} min, {search.episodes:,} "
-          f"episodes ({search.episodes / training:,.0f}/s), "
-          f"{search.expanded.sum():,} information states", flush=True)
+  """Both searches to each decade in turn (resuming their checkpoints)."""
+  for episodes in _decades(args.episodes):
+    for preset in LABELS:
+      command = [sys.executable, os.path.join(ROOT, "examples",
+                                              "smooth_uct.py"),
+                 "--game", "nfsp_lhe", "--preset", preset,
+                 "--seed", str(args.seed), "--episodes", str(episodes),
+                 "--eval_every", "1e9", "--eval_deals", "500",
+                 "--output_dir", os.path.join(args.runs, preset),
+                 "--greedy_profile", _profile(args.runs, preset, episodes)]
+      if args.threads:
+        command += ["--threads", str(args.threads)]
+      subprocess.run(command, check=True)
 
 
 def evaluate(args):
@@ -73,26 +74,22 @@ def evaluate(args):
   baselines = {"always-call": evaluation.baselines.AlwaysCall(game),
                "always-raise": evaluation.baselines.AlwaysRaise(game),
                "equity-threshold": evaluation.baselines.EquityThreshold(game)}
+  tables = board_buckets.tables()
   rows = []
-  for minutes in sorted(float(m) for m in args.snapshots.split(",")):
-    paths = {p: _snapshot(args.runs, p, minutes) for p in PRESETS}
+  for episodes in _decades(args.episodes):
+    paths = {p: _profile(args.runs, p, episodes) for p in LABELS}
     if not all(os.path.exists(path) for path in paths.values()):
       continue
-    greedy, episodes = {}, {}
-    for preset, path in paths.items():
-      search = smooth_uct_lhe.SmoothUCTLHE.restore(
-          game, path, PRESETS[preset], args.seed)
-      greedy[preset], episodes[preset] = search.greedy_policy(), search.episodes
+    greedy = {p: smooth_uct_lhe.GreedyProfile.load(game, path, tables)
+              for p, path in paths.items()}
     matches = [("Smooth UCT", "UCT", greedy["lhe"], greedy["uct_lhe"])] + [
         (LABELS[p], name, greedy[p], baseline)
-        for p in PRESETS for name, baseline in baselines.items()]
+        for p in LABELS for name, baseline in baselines.items()]
     for player, opponent, first, second in matches:
       result = evaluation.head_to_head(game, first, second,
                                        num_deals=args.deals, seed=args.seed)
-      rows.append({"minutes": minutes, "player": player,
+      rows.append({"episodes": episodes, "player": player,
                    "opponent": opponent,
-                   "episodes": episodes["lhe" if player == "Smooth UCT"
-                                        else "uct_lhe"],
                    "mbb_per_hand": round(result.mbb_per_hand, 2),
                    "mbb_stderr": round(result.mbb_stderr, 2)})
       print(rows[-1], flush=True)
@@ -111,14 +108,16 @@ def _plot(rows):
   for player, opponent in pairs:
     points = [r for r in rows if (r["player"], r["opponent"]) == (player,
                                                                   opponent)]
-    ax.errorbar([r["minutes"] for r in points],
+    ax.errorbar([r["episodes"] for r in points],
                 [r["mbb_per_hand"] for r in points],
                 yerr=[r["mbb_stderr"] for r in points], marker="o",
                 capsize=3, label=f"{player} vs {opponent}",
                 linestyle="-" if player == "Smooth UCT" else "--")
   ax.axhline(0.0, color="grey", linewidth=0.8)
   ax.set_xscale("log")
-  ax.set_xlabel("training minutes (one core each)")
+  ax.axvline(1.3e10, color="grey", linestyle=":", linewidth=0.8)
+  ax.set_xlabel("episodes per search (dotted: the thesis' crossover, "
+                "72 hours at its rate)")
   ax.set_ylabel("mbb/h (greedy profile, duplicate deals)")
   ax.set_title("Limit Hold'em, E[HS^2] abstraction (thesis fig. 3.5)")
   ax.legend(fontsize=7)
@@ -129,10 +128,14 @@ def _plot(rows):
 def main():
   parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
   parser.add_argument("command", choices=["train", "evaluate"])
-  parser.add_argument("--preset", choices=list(PRESETS), default="lhe")
-  parser.add_argument("--snapshots", default="1,2,4,8,15,30",
-                      help="Training minutes of the snapshots.")
-  parser.add_argument("--runs", default="runs/fig3_5_lhe")
+  parser.add_argument("--episodes", default="1e7,1e8,1e9,1e10,1.3e10",
+                      help="The decades (episodes per search) of the "
+                      "snapshots.")
+  parser.add_argument("--threads", type=int, default=None,
+                      help="Simulation threads per search (default: all "
+                      "cores).")
+  parser.add_argument("--runs", default=os.path.join(ROOT, "runs",
+                                                     "fig3_5_lhe"))
   parser.add_argument("--deals", type=int, default=2000)
   parser.add_argument("--seed", type=int, default=0)
   args = parser.parse_args()

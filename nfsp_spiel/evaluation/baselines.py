@@ -19,7 +19,9 @@ import numpy as np
 from open_spiel.python import policy as policy_lib
 from open_spiel.python.bots import policy as policy_bot
 
+from nfsp_spiel.evaluation import batched_matches
 from nfsp_spiel.games import cards
+from nfsp_spiel.games import nfsp_lhe
 from nfsp_spiel.poker import hand_ranks
 from nfsp_spiel.games import poker
 
@@ -34,7 +36,8 @@ def check_holdem(game, what):
 
 
 class _Fixed(policy_lib.Policy):
-  """Plays by the legal actions alone: the same at every holding."""
+  """Plays `ACTION` where it is legal, else checks or calls: the same at
+  every holding."""
   ignores_private_cards = True  # LBR asks once per decision, not per holding
 
   def __init__(self, game):
@@ -43,31 +46,26 @@ class _Fixed(policy_lib.Policy):
 
   def action_probabilities(self, state, player_id=None):
     legal = state.legal_actions()
-    return {self._choose(legal): 1.0}
+    return {self.ACTION if self.ACTION in legal else poker.CALL: 1.0}
+
+  def batch_action_probabilities(self, decisions):
+    """(n, 3) for `batched_matches`: the same choice at every row."""
+    return batched_matches.fixed_probabilities(decisions, self.ACTION)
 
 
 class AlwaysCall(_Fixed):
   """Checks or calls."""
-
-  @staticmethod
-  def _choose(legal):
-    return poker.CALL
+  ACTION = poker.CALL
 
 
 class AlwaysRaise(_Fixed):
   """Bets or raises; calls when the raises are capped."""
-
-  @staticmethod
-  def _choose(legal):
-    return poker.RAISE if poker.RAISE in legal else poker.CALL
+  ACTION = poker.RAISE
 
 
 class AlwaysFold(_Fixed):
   """Folds to a bet, checks otherwise."""
-
-  @staticmethod
-  def _choose(legal):
-    return poker.FOLD if poker.FOLD in legal else poker.CALL
+  ACTION = poker.FOLD
 
 
 @functools.lru_cache(maxsize=None)
@@ -85,8 +83,15 @@ def equity_against_uniform(hole, board, runouts=2000):
   if not board:
     high, low = sorted((hole[0] // 4, hole[1] // 4), reverse=True)
     return _preflop_equity(high, low, hole[0] % 4 == hole[1] % 4, runouts)
+  return _postflop_equity(tuple(sorted(hole)), tuple(sorted(board)))
+
+
+# A flop's exact equity takes ~50 ms (1081 holdings x 990 run-outs); a match
+# asks it again in each seating of a deal and at each decision of a round.
+@functools.lru_cache(maxsize=2**16)
+def _postflop_equity(hole, board):
   return float(np.nanmean(hand_ranks.checkdown_scores(
-      hole, board, cards.holdings(range(52)))))
+      list(hole), list(board), cards.holdings(range(52)))))
 
 
 class EquityThreshold(policy_lib.Policy):
@@ -103,16 +108,34 @@ class EquityThreshold(policy_lib.Policy):
 
   def action_probabilities(self, state, player_id=None):
     player = state.current_player() if player_id is None else player_id
-    legal = state.legal_actions(player)
     equity = equity_against_uniform(state.hole_cards(player),
                                     state.board_cards(), self.runouts)
-    spent = state.contributions()
+    can_raise = poker.RAISE in state.legal_actions(player)
+    return {self._choose(equity, state.contributions(), player, can_raise):
+            1.0}
+
+  def batch_action_probabilities(self, decisions):
+    """(n, 3) for `batched_matches`: the same rule row by row."""
+    probs = np.zeros(decisions.legal.shape)
+    for row, (hole, board, r, player, spent, legal) in enumerate(zip(
+        decisions.hole.tolist(), decisions.board.tolist(),
+        decisions.round.tolist(), decisions.player.tolist(),
+        decisions.contributions().tolist(), decisions.legal)):
+      equity = equity_against_uniform(
+          hole, board[:nfsp_lhe.BOARD_CARDS[r]], self.runouts)
+      probs[row, self._choose(equity, spent, player,
+                              legal[poker.RAISE])] = 1.0
+    return probs
+
+  def _choose(self, equity, spent, player, can_raise):
+    """Raise at `raise_at` equity, call when the equity covers the pot odds,
+    else fold (check when nothing is asked)."""
     asked = spent[1 - player] - spent[player]
-    if poker.RAISE in legal and equity >= self.raise_at:
-      return {poker.RAISE: 1.0}
+    if can_raise and equity >= self.raise_at:
+      return poker.RAISE
     if asked <= 0 or equity >= asked / (sum(spent) + asked):
-      return {poker.CALL: 1.0}
-    return {poker.FOLD: 1.0}
+      return poker.CALL
+    return poker.FOLD
 
 
 def bots(game, policy, seed=0):

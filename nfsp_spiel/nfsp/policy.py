@@ -51,6 +51,19 @@ class NFSPPolicy(policy_lib.Policy):
     return self._agents[player].probabilities(
         tensors, np.repeat(legal, len(tensors), axis=0), self._kind)
 
+  def batch_action_probabilities(self, decisions):
+    """(n, 3) at many `nfsp_lhe` decisions at once
+    (`evaluation.batched_matches`): one forward pass per player over the
+    rows where it acts."""
+    probs = np.zeros(decisions.legal.shape)
+    for player in (0, 1):
+      rows = decisions.player == player
+      if rows.any():
+        mine = decisions.rows(rows)
+        probs[rows] = self._agents[player].probabilities(
+            mine.information_state_tensors(), mine.legal, self._kind)
+    return probs
+
   def to_tabular(self):
     """A `TabularPolicy` over every information state, filled by one batched
     forward pass per player (for exact exploitability on small games)."""

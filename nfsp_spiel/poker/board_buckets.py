@@ -241,3 +241,33 @@ def bucket(round_, hole, board, board_tables):
                       np.empty(5, np.int64))
   cell = pair_cell(entry, hole[0], hole[1])
   return int(board_tables[2 * round_].flat[cell])
+
+
+@numba.njit(cache=True)
+def _buckets_of(rounds, holes, boards, preflop, flop_boards, flop, turn_boards,
+                turn, river_boards, river):
+  out = np.empty(len(rounds), np.int64)
+  scratch = np.empty(5, np.int64)
+  for i in range(len(rounds)):
+    r, first, second = rounds[i], holes[i, 0], holes[i, 1]
+    if r == 0:
+      out[i] = preflop[first, second]
+    elif r == 1:
+      out[i] = flop[pair_cell(board_entry(1, boards[i], flop_boards, scratch),
+                              first, second)]
+    elif r == 2:
+      out[i] = turn[pair_cell(board_entry(2, boards[i], turn_boards, scratch),
+                              first, second)]
+    else:
+      out[i] = river[pair_cell(board_entry(3, boards[i], river_boards,
+                                           scratch), first, second)]
+  return out
+
+
+def buckets(rounds, holes, boards, board_tables):
+  """`bucket` of n hands at once: rounds (n,), hole cards (n, 2), boards
+  (n, 5) of which round r reads its first 0 / 3 / 4 / 5 cards."""
+  flat = [t.reshape(-1) if name in ("flop", "turn", "river") else t
+          for name, t in zip(board_tables._fields, board_tables)]
+  return _buckets_of(np.asarray(rounds, np.int64), np.asarray(holes, np.int64),
+                     np.asarray(boards, np.int64), *flat)

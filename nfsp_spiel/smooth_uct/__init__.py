@@ -7,6 +7,7 @@ from nfsp_spiel.smooth_uct.search import LEDUC
 from nfsp_spiel.smooth_uct.search import SmoothUCT
 from nfsp_spiel.smooth_uct.search import SmoothUCTConfig
 from nfsp_spiel.smooth_uct.search import TableSearch
+from nfsp_spiel.smooth_uct.search import all_cores
 from nfsp_spiel.smooth_uct.search import backup
 from nfsp_spiel.smooth_uct.search import exploration_schedule
 from nfsp_spiel.smooth_uct.search import select

@@ -6,13 +6,15 @@ players' cards bucketed by E[HS^2] (`card_abstraction`: 169 / 1000 / 500 /
 200 buckets per round, imperfect recall), the betting unabstracted. The
 thesis' program of this kind, SmooCT, came second in the 2014 ACPC.
 
-* The betting: `BettingTree` compiles `nfsp_lhe`'s betting (ACPC heads-up
+* The betting: `BettingTree` (`nfsp_spiel.poker.betting_tree`) compiles
+  `nfsp_lhe`'s betting (ACPC heads-up
   limit, the rules as `nfsp_lhe` states them: blinds 10/5 with player 0 the
   big blind, bets of 10 then 20 from the turn, at most 3 raises preflop and 4
   after, the small blind first preflop) into arrays: 6,378 decision nodes,
   10,206 terminals. It is the betting alone (the cards are dealt in the
   kernel), not `game_tree.GameTree`'s histories (about 10^18); it shares its
-  terminal sentinel and `smooth_uct`'s exploration schedule.
+  terminal sentinel, and `exploration` computes `smooth_uct`'s schedule on
+  it.
 * An information state is (betting node, the acting player's bucket on the
   node's round): the betting is remembered, earlier rounds' buckets are not.
   They are numbered node by node (node offset + bucket), 1,520,352 in all, so
@@ -36,7 +38,6 @@ thesis' program of this kind, SmooCT, came second in the 2014 ACPC.
 `agent()` and `bot()` play the average one.
 """
 
-import collections
 import dataclasses
 import json
 import os
@@ -46,15 +47,14 @@ import numpy as np
 from open_spiel.python import policy as policy_lib
 
 from nfsp_spiel.poker import board_buckets
+from nfsp_spiel.poker.betting_tree import BettingTree
 from nfsp_spiel.poker import cache_hints
 from nfsp_spiel.poker import card_abstraction
 from nfsp_spiel.core import checkpoints
 from nfsp_spiel.core import checks
-from nfsp_spiel.trees import game_tree
 from nfsp_spiel.smooth_uct import search as smooth_uct
 from nfsp_spiel.poker import hand_ranks
 from nfsp_spiel.games import nfsp_lhe
-from nfsp_spiel.games import poker
 
 # The thesis' settings (sec. 3.5.3) under the name docs/smooth-uct.md gave
 # them; `smooth_uct.SmoothUCTConfig.lhe()` and `.uct_lhe()` are the presets.
@@ -62,100 +62,17 @@ LHE = smooth_uct.SmoothUCTConfig.lhe()
 
 # The rules are the game's (`nfsp_lhe`), in chips.
 BIG_BLIND = nfsp_lhe.BIG_BLIND
-_FOLD, _CALL, _RAISE = poker.FOLD, poker.CALL, poker.RAISE
-_TERMINAL = game_tree.TERMINAL
 
 
-class BettingTree:
-  """The betting of heads-up limit hold'em as arrays, breadth first.
-
-  Per node: `player` (0, 1, or `game_tree.TERMINAL`), `round` (0 preflop ... 3
-  river), `contributions` (chips, blinds included), `fold_loser` (the player
-  who folded, else -1); a decision node's children are consecutive in
-  `children` from `child_start`, `actions` the OpenSpiel action of each, and
-  its information states are `offset[node] + bucket`. `node_of` maps a
-  betting sequence (a tuple of actions) to its node.
-  """
-
-  def __init__(self):
-    player, round_, contributions, fold_loser = [], [], [], []
-    child_start, num_children, children, actions = [], [], [], []
-    self.node_of = {}
-    # (betting so far, round, contributions, raises this round, to act,
-    # actions this round, folded by)
-    pending = collections.deque([((), 0, nfsp_lhe.BLINDS, 0,
-                                   nfsp_lhe.FIRST_PLAYER[0], 0, -1)])
-    while pending:
-      betting, r, chips, raises, p, acted, folded = pending.popleft()
-      node = len(player)
-      self.node_of[betting] = node
-      round_.append(r)
-      contributions.append(chips)
-      fold_loser.append(folded)
-      child_start.append(len(children))
-      if folded >= 0 or p == _TERMINAL:
-        player.append(_TERMINAL)
-        num_children.append(0)
-        continue
-      player.append(p)
-      legal = [_CALL] + [_RAISE] * (raises < nfsp_lhe.MAX_RAISES[r])
-      if chips[p] < max(chips):
-        legal.insert(0, _FOLD)  # folding is legal only facing a bet
-      num_children.append(len(legal))
-      for action in legal:
-        children.append(-1)  # set when the child is numbered
-        actions.append(action)
-        pending.append(self._child(betting, r, chips, raises, p, acted,
-                                   action))
-    self.player = np.array(player, np.int64)
-    self.round = np.array(round_, np.int64)
-    self.contributions = np.array(contributions, np.float64)
-    self.fold_loser = np.array(fold_loser, np.int64)
-    self.child_start = np.array(child_start, np.int64)
-    self.num_children = np.array(num_children, np.int64)
-    self.actions = np.array(actions, np.int64)
-    for betting, node in self.node_of.items():  # children follow parents
-      if betting:
-        parent = self.node_of[betting[:-1]]
-        slot = np.flatnonzero(self.actions[
-            self.child_start[parent]:self.child_start[parent] +
-            self.num_children[parent]] == betting[-1])[0]
-        children[self.child_start[parent] + slot] = node
-    self.children = np.array(children, np.int64)
-    decisions = self.player >= 0
-    sizes = np.where(decisions, np.take(card_abstraction.NUM_BUCKETS,
-                                        self.round), 0)
-    self.offset = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-    self.num_infosets = int(sizes.sum())
-    self.max_depth = max(len(b) for b in self.node_of) + 1
-
-  @staticmethod
-  def _child(betting, r, chips, raises, p, acted, action):
-    """The pending entry of the node after `action`."""
-    betting = betting + (action,)
-    if action == _FOLD:
-      return betting, r, chips, raises, p, acted, p
-    chips = list(chips)
-    if action == _RAISE:
-      chips[p] = max(chips) + nfsp_lhe.RAISE_SIZES[r]
-      return betting, r, tuple(chips), raises + 1, 1 - p, acted + 1, -1
-    chips[p] = max(chips)
-    if acted + 1 < 2:  # the other player has not acted this round
-      return betting, r, tuple(chips), raises, 1 - p, acted + 1, -1
-    if r == nfsp_lhe.NUM_ROUNDS - 1:
-      return betting, r, tuple(chips), raises, _TERMINAL, acted + 1, -1
-    return betting, r + 1, tuple(chips), 0, nfsp_lhe.FIRST_PLAYER[r + 1], 0, -1
-
-  def exploration(self, cap, k):
-    """Eq. 3.2 per node, in big blinds: min(cap, pot + k * potential) with
-    the pot and the remaining betting potential (the largest pot reachable,
-    less the pot) of the node's betting round's start."""
-    pot = self.contributions.sum(axis=1) / BIG_BLIND
-    parent = np.full(len(pot), -1, np.int64)  # children follow parents
-    parent[self.children] = np.repeat(np.arange(len(pot)), self.num_children)
-    new_round = np.ones(len(pot), bool)
-    new_round[1:] = self.round[1:] != self.round[parent[1:]]
-    return smooth_uct.exploration_schedule(pot, parent, new_round, cap, k)
+def exploration(tree, cap, k):
+  """Eq. 3.2 per node of a `BettingTree`, in big blinds: min(cap, pot + k *
+  potential) with the pot and the remaining betting potential (the largest
+  pot reachable, less the pot) of the node's betting round's start."""
+  pot = tree.contributions.sum(axis=1) / BIG_BLIND
+  parent = tree.parents()
+  new_round = np.ones(len(pot), bool)
+  new_round[1:] = tree.round[1:] != tree.round[parent[1:]]
+  return smooth_uct.exploration_schedule(pot, parent, new_round, cap, k)
 
 
 @numba.njit(cache=True)
@@ -196,7 +113,7 @@ def _locate(deal, board_ranks, cells, flop_boards, flop, turn_boards, turn,
   _locate_round(3, deal, board_ranks[3], cells, river_boards, river)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)  # threads share the tables
 def _simulate(num_episodes, seed, player, round_, contributions, fold_loser,
               child_start, num_children, children, offset, exploration,
               preflop, flop_boards, flop, turn_boards, turn, river_boards,
@@ -290,18 +207,19 @@ class SmoothUCTLHE(smooth_uct.TableSearch):
   tables by board, by default `board_buckets.tables()` (built once, ~3
   minutes, then cached)."""
 
-  def __init__(self, game, config=None, seed=0, tables=None, **overrides):
+  def __init__(self, game, config=None, seed=0, tables=None, threads=None,
+               **overrides):
     if game.get_type().short_name != "nfsp_lhe":
       raise ValueError(f"game={game}: SmoothUCTLHE searches nfsp_lhe; "
                        "smooth_uct.SmoothUCT takes games whose tree fits in "
                        "memory")
     self.tree = BettingTree()
     super().__init__(game, config or smooth_uct.SmoothUCTConfig.lhe(), seed,
-                     self.tree.num_infosets, 3, overrides)
+                     self.tree.num_infosets, 3, overrides, threads)
     cfg = self.config
     self.exploration = (
         np.full(len(self.tree.player), cfg.c) if cfg.exploration_cap is None
-        else self.tree.exploration(cfg.exploration_cap, cfg.exploration_k))
+        else exploration(self.tree, cfg.exploration_cap, cfg.exploration_k))
     self.tables = tables or board_buckets.tables()
 
   def run(self, num_episodes):
@@ -312,14 +230,15 @@ class SmoothUCTLHE(smooth_uct.TableSearch):
   def _simulate(self, num_episodes, record):
     """`run`, writing each episode's cards and buckets into `record` if it
     has rows (the tests' view into the kernel's deal pipeline)."""
+    if len(record) and self.threads > 1:
+      raise ValueError(f"threads={self.threads}: recording the deals needs "
+                       "one thread (record's rows are the episodes in order)")
     t, cfg = self.tree, self.config
-    _simulate(int(num_episodes), int(self._rng.integers(2**31)), t.player,
-              t.round, t.contributions, t.fold_loser, t.child_start,
-              t.num_children, t.children, t.offset, self.exploration,
-              *_flat(self.tables), self.counts,
-              self.action_counts, self.q, cfg.gamma, cfg.eta0, cfg.d,
-              t.max_depth, record)
-    self.episodes += num_episodes
+    self._run_kernel(_simulate, num_episodes, t.player, t.round,
+                     t.contributions, t.fold_loser, t.child_start,
+                     t.num_children, t.children, t.offset, self.exploration,
+                     *_flat(self.tables), self.counts, self.action_counts,
+                     self.q, cfg.gamma, cfg.eta0, cfg.d, t.max_depth, record)
 
   def information_state(self, state):
     """(betting node, index of the acting player's information state) of an
@@ -409,6 +328,24 @@ class GreedyProfile(policy_lib.Policy):
     if self.choice[u] == UNVISITED:
       return {int(a): 1.0 / len(actions) for a in actions}
     return {int(a): float(i == self.choice[u]) for i, a in enumerate(actions)}
+
+  def batch_action_probabilities(self, decisions):
+    """(n, 3) over fold, call, raise at many decisions at once
+    (`evaluation.batched_matches.Decisions`): one bucket look-up per row."""
+    u = self.tree.offset[decisions.node] + board_buckets.buckets(
+        decisions.round, decisions.hole, decisions.board, self.tables)
+    choice = self.choice[u]
+    widths = self.tree.num_children[decisions.node]
+    actions = self.tree.actions[self.tree.child_start[decisions.node][:, None]
+                                + np.minimum(np.arange(3), widths[:, None] - 1)]
+    rows = np.arange(len(decisions))
+    probs = np.zeros((len(decisions), 3))
+    unvisited = choice == UNVISITED
+    probs[rows[unvisited]] = decisions.legal[unvisited] / widths[
+        unvisited, None]
+    probs[rows[~unvisited], actions[rows[~unvisited],
+                                    choice[~unvisited]]] = 1.0
+    return probs
 
   def save(self, path):
     """Writes the profile and its settings to a compressed .npz (through a

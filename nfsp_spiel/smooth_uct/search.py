@@ -19,8 +19,10 @@ kernel; the outputs are OpenSpiel policies (average N(u, a) / N(u), greedy
 argmax Q) evaluated through the evaluation module.
 """
 
+import concurrent.futures
 import dataclasses
 import math
+import os
 from typing import Optional
 
 import numba
@@ -157,7 +159,7 @@ def select(u, n, counts, action_counts, q, gamma, eta0, d, c):
   return n - 1
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)  # threads share the tables
 def _simulate(num_episodes, seed, player, infoset, child_start, num_children,
               children, chance_cumulative, utility, counts, action_counts, q,
               gamma, eta0, d, c, max_depth):
@@ -210,11 +212,24 @@ def backup(path_u, path_k, path_p, depth, return0, counts, action_counts, q):
     q[u, k] += (r - q[u, k]) / action_counts[u, k]
 
 
+def all_cores():
+  """The number of cores this process may run on (the default `threads`)."""
+  return len(os.sched_getaffinity(0))
+
+
 class TableSearch:
   """Smooth UCT's tables over `num_infosets` information states, N(u),
   N(u, a) and Q(u, a) (u is in the tree once visited: N(u) > 0), and what is
   built on them alone: checkpoints, agents and bots. A subclass simulates
-  (`run`) and reads the tables as policies (`average_policy`).
+  (`run`, through `_run_kernel`) and reads the tables as policies
+  (`average_policy`).
+
+  `threads` simulations run at once into the same tables, lock-free
+  (BUILD_NOTES.md, "Smooth UCT on every core"): two threads' updates of one
+  row can interleave, so that one of them is lost. With one thread a seed
+  gives one run, chunk by chunk and across checkpoints; with more, the
+  threads' interleaving is the machine's, so runs differ from each other in
+  their tables, not in their law.
 
   The three tables are views of one array with a row per information state,
   padded to 64 bytes, so that a simulation's visit to u reads one cache line
@@ -225,9 +240,12 @@ class TableSearch:
 
   _TABLES = ("counts", "action_counts", "q")
 
-  def __init__(self, game, config, seed, num_infosets, width, overrides):
+  def __init__(self, game, config, seed, num_infosets, width, overrides,
+               threads=None):
     self.config = dataclasses.replace(config or SmoothUCTConfig(), **overrides)
     self.game = game
+    self.threads = checks.whole_number(
+        "threads", all_cores() if threads is None else threads, 1)
     row = -(-(1 + 2 * width) // 8) * 8  # float64s, a multiple of 64 bytes
     self._rows = np.zeros((num_infosets, row))
     self.counts = self._rows[:, 0]
@@ -236,6 +254,23 @@ class TableSearch:
     self.episodes = 0
     self._seed = seed
     self._rng = np.random.default_rng(seed)
+
+  def _run_kernel(self, kernel, num_episodes, *args):
+    """kernel(episodes, seed, *args) for `num_episodes` episodes in all: one
+    call seeded from the search's generator, or `threads` calls side by side
+    (numba's generator is per thread, the kernel releases the GIL), each
+    with its own seed and a share of the episodes."""
+    if self.threads == 1:
+      kernel(num_episodes, int(self._rng.integers(2**31)), *args)
+    else:
+      seeds = self._rng.integers(2**31, size=self.threads)
+      shares = np.diff(np.linspace(0, num_episodes, self.threads + 1)
+                       .round().astype(np.int64))
+      with concurrent.futures.ThreadPoolExecutor(self.threads) as pool:
+        for done in [pool.submit(kernel, int(share), int(seed), *args)
+                     for share, seed in zip(shares, seeds)]:
+          done.result()
+    self.episodes += num_episodes
 
   @property
   def expanded(self):
@@ -284,7 +319,7 @@ class SmoothUCT(TableSearch):
   """Smooth UCT self-play search over a whole game; see the module docstring."""
 
   def __init__(self, game, config: Optional[SmoothUCTConfig] = None, seed=0,
-               **overrides):
+               threads=None, **overrides):
     self.form = sequence_form.SequenceForm(game)
     # The game walked once: the form's rows are the tree's information
     # states, player 1's after player 0's in the tables (`tree.offset`).
@@ -292,7 +327,7 @@ class SmoothUCT(TableSearch):
     self.num_infosets = sum(t.num_infosets)
     self.num_actions = game.num_distinct_actions()
     super().__init__(game, config, seed, self.num_infosets, self.num_actions,
-                     overrides)
+                     overrides, threads)
     # What `_simulate` reads besides the tree's own arrays.
     self._player = t.player.astype(np.int8)
     self._row = t.infoset_rows()
@@ -322,12 +357,11 @@ class SmoothUCT(TableSearch):
     """Simulates `num_episodes` episodes from the root (sampled deals)."""
     num_episodes = checks.whole_number("num_episodes", num_episodes, 0)
     t, cfg = self.tree, self.config
-    _simulate(int(num_episodes), int(self._rng.integers(2**31)), self._player,
-              self._row, t.child_start, t.num_children, t.children,
-              self._chance_cumulative, self._utility, self.counts,
-              self.action_counts, self.q, cfg.gamma, cfg.eta0, cfg.d,
-              self.exploration, self._max_depth)
-    self.episodes += num_episodes
+    self._run_kernel(_simulate, num_episodes, self._player, self._row,
+                     t.child_start, t.num_children, t.children,
+                     self._chance_cumulative, self._utility, self.counts,
+                     self.action_counts, self.q, cfg.gamma, cfg.eta0, cfg.d,
+                     self.exploration, self._max_depth)
 
   def _strategies(self, table, greedy):
     """Per-player strategy arrays over the form's rows from a tree table."""
