@@ -82,7 +82,7 @@ def test_threads_share_the_tables():
   """Two threads run the episodes between them into one set of tables, each
   from its own seed: player 0's root states count every episode but the
   updates lost where both threads wrote one row at once (Kuhn's 12 rows are
-  the worst case; BUILD_NOTES measures ~1-2% there)."""
+  the worst case; BUILD_NOTES measures 0.2-0.5% there)."""
   game = pyspiel.load_game("kuhn_poker")
   threaded = smooth_uct.SmoothUCT(game, seed=1, threads=2)
   threaded.run(200_000)
@@ -102,7 +102,7 @@ def test_threaded_search_agrees_in_distribution_with_one_thread():
   (measured: |z| <= 1.2 in six repetitions), and each information state's
   mean average policy within 4.5 standard errors plus 0.01. The 0.01 is for
   the nearly pure states, whose spread between seeds is ~1e-4: there the
-  threads' lost updates (BUILD_NOTES: ~2% of Kuhn's) move the mean by a few
+  threads' lost updates (BUILD_NOTES: 0.2-0.5% of Kuhn's) move the mean by a few
   of those standard errors. Threads that drew one seed, or ran every
   episode twice, or half of them alone, would move the exploitability."""
   game = pyspiel.load_game("kuhn_poker")
