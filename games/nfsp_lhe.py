@@ -39,21 +39,51 @@ RAISE_SIZES = (10, 10, 20, 20)  # the bet (and raise) size per round
 MAX_RAISES = (3, 4, 4, 4)  # raises per round at most
 FIRST_PLAYER = (1, 0, 0, 0)  # who acts first per round
 
-UNIVERSAL_POKER_LHE = (
-    f"universal_poker(betting=limit,numPlayers=2,numRounds={NUM_ROUNDS},"
-    f"blind={' '.join(map(str, BLINDS))},"
-    f"firstPlayer={' '.join(str(p + 1) for p in FIRST_PLAYER)},"
-    "numSuits=4,numRanks=13,numHoleCards=2,numBoardCards=0 3 1 1,"
-    f"raiseSize={' '.join(map(str, RAISE_SIZES))},"
-    f"maxRaises={' '.join(map(str, MAX_RAISES))},bettingAbstraction=fcpa)")
-
 _NUM_ROUNDS, _CARDS = NUM_ROUNDS, 52
 _MAX_RAISES = max(MAX_RAISES)  # the tensor's raise slots per round
 BETTING_OFFSET = _NUM_ROUNDS * _CARDS                       # 208
-TENSOR_SIZE = BETTING_OFFSET + poker.betting_size(_NUM_ROUNDS,
-                                                         _MAX_RAISES)  # 288
-# Chance cards dealt when each round's betting starts: 2 + 2 hole, 3, 1, 1.
-_ROUND_OF_DEALT = {4: 0, 7: 1, 8: 2, 9: 3}
+
+
+class Rules:
+  """What the two- and three-player games differ in: the players, their
+  blinds and order (the ACPC game definitions), and the betting part of the
+  tensor. Heads-up, a fold ends the game and needs no slot; with three
+  players the game goes on, so each (player, round, raises) has a fold slot
+  too."""
+
+  def __init__(self, num_players, blinds, first_player, fold_slots):
+    self.num_players, self.blinds = num_players, blinds
+    self.first_player, self.fold_slots = first_player, fold_slots
+    self.slots = 3 if fold_slots else 2  # [fold,] call, raise
+    self.tensor_size = BETTING_OFFSET + (num_players * _NUM_ROUNDS *
+                                         (_MAX_RAISES + 1) * self.slots)
+    # Chance cards dealt when each round's betting starts: the hole cards,
+    # then 3, 1, 1 board cards.
+    holes = 2 * num_players
+    self.round_of_dealt = {holes: 0, holes + 3: 1, holes + 4: 2,
+                           holes + 5: 3}
+    self.universal_poker = (
+        f"universal_poker(betting=limit,numPlayers={num_players},"
+        f"numRounds={NUM_ROUNDS},blind={' '.join(map(str, blinds))},"
+        f"firstPlayer={' '.join(str(p + 1) for p in first_player)},"
+        "numSuits=4,numRanks=13,numHoleCards=2,numBoardCards=0 3 1 1,"
+        f"raiseSize={' '.join(map(str, RAISE_SIZES))},"
+        f"maxRaises={' '.join(map(str, MAX_RAISES))},bettingAbstraction=fcpa)")
+
+  def betting_slot(self, player, round_, raises, action):
+    """The tensor index of `action`, or None (a heads-up fold)."""
+    if not self.fold_slots:
+      if action == poker.FOLD:
+        return None
+      return BETTING_OFFSET + poker.betting_index(
+          player, round_, raises, action, _NUM_ROUNDS, _MAX_RAISES)
+    return BETTING_OFFSET + ((player * _NUM_ROUNDS + round_) *
+                             (_MAX_RAISES + 1) + raises) * 3 + action
+
+
+HEADS_UP = Rules(2, BLINDS, FIRST_PLAYER, fold_slots=False)
+UNIVERSAL_POKER_LHE = HEADS_UP.universal_poker
+TENSOR_SIZE = HEADS_UP.tensor_size  # 288
 
 BOARD_CARDS = (0, 3, 4, 5)  # board cards seen in each betting round
 
@@ -82,20 +112,21 @@ _GAME_TYPE = poker.game_type(
 
 class NfspLheGame(pyspiel.Game):
   """Heads-up Limit Hold'em; see the module docstring."""
+  RULES, GAME_TYPE = HEADS_UP, _GAME_TYPE
 
   def __init__(self, params=None):
+    name = self.GAME_TYPE.short_name
     if params:
-      raise ValueError(f"nfsp_lhe: unknown parameter(s) {sorted(params)}; "
-                       "this game takes none (it is ACPC heads-up limit "
-                       "hold'em)")
-    self.universal_poker = pyspiel.load_game(UNIVERSAL_POKER_LHE)
+      raise ValueError(f"{name}: unknown parameter(s) {sorted(params)}; "
+                       "this game takes none (it is ACPC limit hold'em)")
+    self.universal_poker = pyspiel.load_game(self.RULES.universal_poker)
     up = self.universal_poker
     super().__init__(
-        _GAME_TYPE,
+        self.GAME_TYPE,
         pyspiel.GameInfo(
             num_distinct_actions=up.num_distinct_actions(),
             max_chance_outcomes=up.max_chance_outcomes(),
-            num_players=2,
+            num_players=self.RULES.num_players,
             min_utility=up.min_utility(),
             max_utility=up.max_utility(),
             utility_sum=0.0,
@@ -106,8 +137,9 @@ class NfspLheGame(pyspiel.Game):
     return NfspLheState(self)
 
   def make_py_observer(self, iig_obs_type=None, params=None):
-    return poker.make_info_state_observer("nfsp_lhe", TENSOR_SIZE,
-                                                iig_obs_type, params)
+    return poker.make_info_state_observer(self.GAME_TYPE.short_name,
+                                          self.RULES.tensor_size,
+                                          iig_obs_type, params)
 
 
 class _Progress:
@@ -143,7 +175,9 @@ class NfspLheState(pyspiel.State):
 
   def __init__(self, game):
     super().__init__(game)
-    self._s = _Progress(game.universal_poker.new_initial_state())
+    self._rules = game.RULES
+    self._s = _Progress(game.universal_poker.new_initial_state(),
+                        hole=((),) * game.RULES.num_players)
 
   def current_player(self):
     return self._s.state.current_player()
@@ -157,22 +191,25 @@ class NfspLheState(pyspiel.State):
   def _apply_action(self, action):
     poker.check_action(self, action)
     s = self._s
+    rules = self._rules
     if s.state.is_chance_node():
-      if s.dealt < 4:
+      holes = 2 * rules.num_players
+      if s.dealt < holes:
         player = s.dealt // 2
         hole = list(s.hole)
         hole[player] += (action,)
         s.hole = tuple(hole)
-      else:
-        board_round = 1 if s.dealt < 7 else s.dealt - 5  # flop, turn, river
+      else:  # flop, turn, river
+        board_round = 1 if s.dealt < holes + 3 else s.dealt - holes - 1
         s.public += (_CARDS * board_round + action,)
       s.dealt += 1
-      if s.dealt in _ROUND_OF_DEALT:
-        s.round, s.raises = _ROUND_OF_DEALT[s.dealt], 0
-    elif action != poker.FOLD:  # folds need no slot
-      s.betting += (BETTING_OFFSET + poker.betting_index(
-          s.state.current_player(), s.round, s.raises, action, _NUM_ROUNDS,
-          _MAX_RAISES),)
+      if s.dealt in rules.round_of_dealt:
+        s.round, s.raises = rules.round_of_dealt[s.dealt], 0
+    else:
+      slot = rules.betting_slot(s.state.current_player(), s.round, s.raises,
+                                action)
+      if slot is not None:
+        s.betting += (slot,)
       s.raises += action == poker.RAISE
     s.state.apply_action(action)
 

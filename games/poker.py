@@ -55,8 +55,8 @@ def check_action(state, action):
                      f"here; allowed: {allowed}")
 
 
-def game_type(short_name, long_name, parameter_specification):
-  """A two-player zero-sum poker game providing information states only."""
+def game_type(short_name, long_name, parameter_specification, num_players=2):
+  """A zero-sum poker game providing information states only."""
   return pyspiel.GameType(
       short_name=short_name,
       long_name=long_name,
@@ -65,8 +65,8 @@ def game_type(short_name, long_name, parameter_specification):
       information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
       utility=pyspiel.GameType.Utility.ZERO_SUM,
       reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-      max_num_players=2,
-      min_num_players=2,
+      max_num_players=num_players,
+      min_num_players=num_players,
       provides_information_state_string=True,
       provides_information_state_tensor=True,
       provides_observation_string=False,

@@ -23,6 +23,7 @@ GAMES = [
     "nfsp_leduc(ranks=30)",
     "nfsp_leduc(ranks=4,suits=3)",
     "nfsp_lhe",
+    "nfsp_lhe3",
 ]
 
 
@@ -46,7 +47,7 @@ def _playthroughs(game, num_games, seed):
 
 def test_games_are_registered():
   names = pyspiel.registered_names()
-  for name in ("river_poker", "nfsp_leduc", "nfsp_lhe"):
+  for name in ("river_poker", "nfsp_leduc", "nfsp_lhe", "nfsp_lhe3"):
     assert name in names
 
 
@@ -82,11 +83,12 @@ def test_random_playthroughs(name):
       legal = state.legal_actions()
       assert legal and legal == sorted(set(legal))
       assert all(0 <= a < game.num_distinct_actions() for a in legal)
-      assert state.legal_actions(1 - player) == []
+      assert all(state.legal_actions(other) == []
+                 for other in range(game.num_players()) if other != player)
       mask = state.legal_actions_mask(player)
       assert [a for a, m in enumerate(mask) if m] == legal
-    assert state.returns() == [0.0, 0.0]
-    for player in (0, 1):
+    assert state.returns() == [0.0] * game.num_players()
+    for player in range(game.num_players()):
       tensor = np.array(state.information_state_tensor(player))
       assert tensor.shape == tuple(shape)
       assert set(np.unique(tensor)) <= {0.0, 1.0}
@@ -95,7 +97,7 @@ def test_random_playthroughs(name):
       assert copy.history() == state.history()
       assert str(copy) == str(state)
       assert copy.is_terminal() == state.is_terminal()
-      for player in (0, 1):
+      for player in range(game.num_players()):
         assert (copy.information_state_string(player) ==
                 state.information_state_string(player))
         assert (copy.information_state_tensor(player) ==
@@ -127,7 +129,7 @@ def test_info_state_string_iff_tensor(name):
   """
   game = pyspiel.load_game(name)
   seen = 0
-  for player in (0, 1):
+  for player in range(game.num_players()):
     string_to_tensor, tensor_to_string = {}, collections.defaultdict(set)
     for state in _playthroughs(game, num_games=1500, seed=2 + player):
       if state.is_terminal() or state.is_chance_node():
