@@ -22,6 +22,7 @@ actors run the same batched driver timed here.
 """
 
 import argparse
+import inspect
 import json
 import os
 import statistics
@@ -130,12 +131,19 @@ def lbr_range_queries():
                          for _ in range(30)], 30)
 
 
+def _one_thread(search_class):
+  """`threads=1` where the search has threads (issue 29): one core's rate,
+  as the commits before them ran."""
+  parameters = inspect.signature(search_class.__init__).parameters
+  return {"threads": 1} if "threads" in parameters else {}
+
+
 def smooth_uct_leduc():
   import pyspiel  # pylint: disable=g-import-not-at-top
   from nfsp_spiel import smooth_uct  # pylint: disable=g-import-not-at-top
   game = pyspiel.load_game("leduc_poker")
   search = smooth_uct.SmoothUCT(game, _smooth_uct_preset(smooth_uct, "leduc"),
-                                seed=0)
+                                seed=0, **_one_thread(smooth_uct.SmoothUCT))
   search.run(1000)
   return _timed(lambda: search.run(2_000_000), 2_000_000)
 
@@ -145,7 +153,8 @@ def smooth_uct_lhe():
   from nfsp_spiel import smooth_uct_lhe as lhe  # pylint: disable=g-import-not-at-top
   from nfsp_spiel import board_buckets  # pylint: disable=g-import-not-at-top
   search = lhe.SmoothUCTLHE(pyspiel.load_game("nfsp_lhe"), seed=0,
-                            tables=board_buckets.stand_ins())
+                            tables=board_buckets.stand_ins(),
+                            **_one_thread(lhe.SmoothUCTLHE))
   search.run(1000)
   return _timed(lambda: search.run(5_000_000), 5_000_000)
 

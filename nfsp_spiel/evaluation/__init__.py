@@ -8,7 +8,9 @@
   fixed opponent (uniform random by default).
 * `best_response_gaps`, `best_response_quality` (thesis eq. 5.2),
   `strategy_distance`.
-* `head_to_head`: duplicate matches in game units and mbb/h.
+* `head_to_head`: duplicate matches in game units and mbb/h (on
+  `nfsp_lhe`, all deals at once: `batched_matches`);
+  `three_player_match`: one policy against two copies of another.
 * `local_best_response` (LBR, Lisy & Bowling 2017): a lower bound on a
   hold'em strategy's exploitability in mbb/h; `baselines`: always-call,
   always-raise, always-fold and equity-threshold players.
@@ -37,6 +39,7 @@ from nfsp_spiel.evaluation.lbr import LbrResult
 from nfsp_spiel.evaluation.lbr import local_best_response
 from nfsp_spiel.evaluation.matches import head_to_head
 from nfsp_spiel.evaluation.matches import MatchResult
+from nfsp_spiel.evaluation.matches import three_player_match
 from nfsp_spiel.evaluation.policies import as_policy
 from nfsp_spiel.evaluation.policies import as_tabular
 from nfsp_spiel.poker.stakes import big_blind

@@ -25,7 +25,7 @@ from nfsp_spiel.games import nfsp_lhe
 from nfsp_spiel.poker import hand_ranks
 from nfsp_spiel.games import poker
 
-HOLDEM_GAMES = ("nfsp_lhe", "river_poker")
+HOLDEM_GAMES = ("nfsp_lhe", "river_poker", "nfsp_lhe3")
 
 
 def check_holdem(game, what):
@@ -42,7 +42,7 @@ class _Fixed(policy_lib.Policy):
 
   def __init__(self, game):
     check_holdem(game, type(self).__name__)
-    super().__init__(game, [0, 1])
+    super().__init__(game, list(range(game.num_players())))
 
   def action_probabilities(self, state, player_id=None):
     legal = state.legal_actions()
@@ -99,6 +99,9 @@ class EquityThreshold(policy_lib.Policy):
 
   def __init__(self, game, raise_at=0.6, runouts=2000):
     check_holdem(game, "EquityThreshold")
+    if game.num_players() != 2:
+      raise ValueError(f"EquityThreshold plays heads-up (pot odds against "
+                       f"one opponent), not {game}")
     if not 0.0 <= raise_at <= 1.0:
       raise ValueError(f"raise_at={raise_at}: an equity from 0 to 1")
     if runouts < 1:

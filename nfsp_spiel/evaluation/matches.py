@@ -136,6 +136,38 @@ def head_to_head(game, first, second, num_deals=1000, seed=0, duplicate=True,
   else:
     scores = _play_one_by_one(game, first, second, num_deals, seed,
                               duplicate, progress)
+  return _result(game, scores)
+
+
+def three_player_match(game, player, opponent, num_deals=1000, seed=0,
+                       progress=None):
+  """Plays `player` against two copies of `opponent` (policies) in a
+  three-player game: each deal three times, `player` in each seat, the
+  same cards every time (thesis table 3.3's "2x" match-ups). `player`'s
+  mean return per deal, in game units and mbb/h, with its standard error
+  over deals."""
+  if game.num_players() != 3:
+    raise ValueError(f"three_player_match needs a three-player game, got "
+                     f"{game}")
+  if num_deals < 1:
+    raise ValueError(f"num_deals={num_deals}: a match needs at least one deal")
+  me, them = _Player(game, player), _Player(game, opponent)
+  if me.bots or them.bots:
+    raise ValueError("three_player_match plays policies, not OpenSpiel bots")
+  scores = np.zeros(num_deals)
+  show = num_deals >= 10000 if progress is None else progress
+  for deal in tqdm(range(num_deals), disable=not show, unit="deal"):
+    for seat in range(3):
+      seats = [me if p == seat else them for p in range(3)]
+      scores[deal] += play_game(
+          game, seats, np.random.default_rng([seed, 1, deal]),
+          np.random.default_rng([seed, 2, deal, seat]))[seat] / 3
+  return _result(game, scores)
+
+
+def _result(game, scores):
+  """The `MatchResult` of per-deal scores."""
+  num_deals = len(scores)
   mean = float(scores.mean())
   stderr = float(scores.std(ddof=1) / np.sqrt(num_deals)) if num_deals > 1 else (
       float("nan"))

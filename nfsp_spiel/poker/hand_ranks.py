@@ -147,6 +147,18 @@ def showdown_sign(hole0, hole1, board):
 
 
 @numba.njit(cache=True)
+def showdown_ranks(deal, num_players, ranks):
+  """`ranks[p]`: the 7-card rank (higher wins) of player p's hole cards,
+  deal[2p:2p + 2], with the board deal[2n:2n + 5] (n players)."""
+  s0 = s1 = s2 = s3 = counts = 0
+  for card in deal[2 * num_players:2 * num_players + 5]:
+    s0, s1, s2, s3, counts = _add_card(card, s0, s1, s2, s3, counts)
+  for p in range(num_players):
+    t0, t1, t2, t3, c = _add_card(deal[2 * p], s0, s1, s2, s3, counts)
+    ranks[p] = _rank(*_add_card(deal[2 * p + 1], t0, t1, t2, t3, c))
+
+
+@numba.njit(cache=True)
 def rank_hands(hands):
   """Ranks of the rows of an (N, k) card array, k in 5..7."""
   out = np.empty(len(hands), np.int64)

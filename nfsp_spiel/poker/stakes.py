@@ -5,6 +5,7 @@ milli-big-blinds per hand (mbb/h) in which poker results are given."""
 # (Kuhn, Leduc); half a river bet in River poker, whose bet is LHE's big bet.
 _BIG_BLIND = {
     "nfsp_lhe": lambda game: 10.0,
+    "nfsp_lhe3": lambda game: 10.0,
     "universal_poker": lambda game: float(max(
         int(b) for b in game.get_parameters()["blind"].split())),
     "leduc_poker": lambda game: 1.0,

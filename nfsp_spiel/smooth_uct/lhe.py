@@ -142,6 +142,7 @@ def _simulate(num_episodes, seed, player, round_, contributions, fold_loser,
   path_u = np.empty(max_depth, np.int64)
   path_k = np.empty(max_depth, np.int64)
   path_p = np.empty(max_depth, np.int64)
+  returns = np.empty(2)
   for step in range(num_episodes + 2):
     _deal(deck, deals[step % 3], board_ranks[step % 3], scratch, flop_boards,
           turn_boards, river_boards)
@@ -190,8 +191,9 @@ def _simulate(num_episodes, seed, player, round_, contributions, fold_loser,
     else:
       return0 = contributions[node, 0] * hand_ranks.showdown_sign(
           deal[0:2], deal[2:4], deal[4:9])
-    smooth_uct.backup(path_u, path_k, path_p, depth, return0 / BIG_BLIND,
-                      counts, action_counts, q)
+    returns[0], returns[1] = return0 / BIG_BLIND, -return0 / BIG_BLIND
+    smooth_uct.backup(path_u, path_k, path_p, depth, returns, counts,
+                      action_counts, q)
 
 
 def _flat(tables):

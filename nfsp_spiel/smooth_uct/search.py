@@ -106,6 +106,18 @@ class SmoothUCTConfig:
     """UCT on Limit Hold'em: `lhe()` with eta always 1."""
     return dataclasses.replace(cls.lhe(), gamma=0.0, eta0=1.0, d=0.0)
 
+  @classmethod
+  def lhe3(cls):
+    """Three-player Limit Hold'em (`smooth_uct.lhe3`), thesis sec. 3.5.3:
+    the two-player mixing schedule, eq. 3.2 with C = 36 (half the largest
+    pot, 72 big blinds) and k = 0.5."""
+    return dataclasses.replace(cls.lhe(), c=36.0, exploration_cap=36.0)
+
+  @classmethod
+  def uct_lhe3(cls):
+    """UCT on three-player Limit Hold'em: `lhe3()` with eta always 1."""
+    return dataclasses.replace(cls.lhe3(), gamma=0.0, eta0=1.0, d=0.0)
+
 
 LEDUC = SmoothUCTConfig.leduc()  # as README.md and docs/ name them
 uct_config = SmoothUCTConfig.uct
@@ -171,6 +183,7 @@ def _simulate(num_episodes, seed, player, infoset, child_start, num_children,
   path_u = np.empty(max_depth, np.int64)
   path_k = np.empty(max_depth, np.int64)
   path_p = np.empty(max_depth, np.int64)
+  returns = np.empty(2)
   for _ in range(num_episodes):
     node, depth = 0, 0
     out_of_tree0, out_of_tree1 = False, False
@@ -195,18 +208,17 @@ def _simulate(num_episodes, seed, player, infoset, child_start, num_children,
         path_u[depth], path_k[depth], path_p[depth] = u, k, acting
         depth += 1
       node = children[first + k]
-    backup(path_u, path_k, path_p, depth, utility[node], counts,
-           action_counts, q)
+    returns[0], returns[1] = utility[node], -utility[node]
+    backup(path_u, path_k, path_p, depth, returns, counts, action_counts, q)
 
 
 @numba.njit(cache=True)
-def backup(path_u, path_k, path_p, depth, return0, counts, action_counts, q):
+def backup(path_u, path_k, path_p, depth, returns, counts, action_counts, q):
   """Alg. 1's update of the episode's first `depth` in-tree (information
-  state, action) pairs with their player's return (zero-sum: player 1's is
-  -return0)."""
+  state, action) pairs with their player's return (`returns[player]`)."""
   for i in range(depth):
     u, k = path_u[i], path_k[i]
-    r = return0 if path_p[i] == 0 else -return0
+    r = returns[path_p[i]]
     counts[u] += 1.0
     action_counts[u, k] += 1.0
     q[u, k] += (r - q[u, k]) / action_counts[u, k]

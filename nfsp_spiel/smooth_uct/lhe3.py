@@ -1,0 +1,384 @@
+"""Smooth UCT and UCT on three-player Limit Texas Hold'em (`nfsp_lhe3`).
+
+Heinrich's thesis (2017), sec. 3.5.3, table 3.3: the two-player search
+(`smooth_uct.lhe`) in the ACPC three-player limit game, with the coarser
+E[HS^2] grid of table 3.1 (169 / 1000 / 100 / 20 buckets per round), the same
+mixing schedule and eq. 3.2 with C = 36 (half of the largest pot, 72 big
+blinds) and k = 0.5 (`SmoothUCTConfig.lhe3()`).
+
+Why it is not `smooth_uct.lhe` with three players: that search numbers its
+information states through a compiled betting tree, which for three players
+has 23.9M nodes (9.7M decisions) and 215M information states in this grid,
+13.8 GB in 64-byte rows (measured building it: 7.6 minutes in Python). The
+thesis searched within 3.6 GB. So here the betting is played in the kernel
+(chips, raises, who is still in), and an information state is a 64-bit hash
+of the betting sequence and the acting player's bucket, kept in an
+open-addressing table whose rows are taken as states join the tree
+(`capacity` rows of 72 bytes, 2^25 by default: 2.4 GB). A full table (past
+`MAX_LOAD`) adds no more states: the search goes on in the tree it has.
+Two different states share a row only if their hashes collide, about once in
+2^64 / (states in the table) look-ups.
+
+* The buckets: the two-player tables by board (`board_buckets`) hold
+  1000 / 500 / 200 buckets on the flop / turn / river; a nested equidistant
+  grid's bucket is the finer one's divided down (floor(floor(500 v) / 5) =
+  floor(100 v)), so the turn's are divided by 5 and the river's by 10.
+* Returns are each player's chips won, in big blinds; the pot is split
+  among the best hands at a showdown.
+* `average_policy()` and `greedy_policy()` are OpenSpiel policies over
+  `nfsp_lhe3` states (their betting hashed as the kernel does).
+"""
+
+import numba
+import numpy as np
+from open_spiel.python import policy as policy_lib
+
+from nfsp_spiel.core import checks
+from nfsp_spiel.games import nfsp_lhe
+from nfsp_spiel.games import nfsp_lhe3
+from nfsp_spiel.games import poker
+from nfsp_spiel.poker import board_buckets
+from nfsp_spiel.poker import hand_ranks
+from nfsp_spiel.smooth_uct import search as smooth_uct
+
+NUM_PLAYERS = 3
+NUM_BUCKETS = (169, 1000, 100, 20)  # thesis table 3.1, three-player LHE
+# Divisors from the two-player tables' grid to this one's, per round.
+_COARSER = np.array([1, 1, 5, 10], np.int64)
+MAX_LOAD = 0.9  # the share of rows a search fills before it adds no more
+_RAISE_SIZES = np.array(nfsp_lhe.RAISE_SIZES, np.float64)
+_MAX_RAISES = np.array(nfsp_lhe.MAX_RAISES, np.int64)
+_BLINDS = np.array(nfsp_lhe3.BLINDS, np.float64)
+_FIRST_PLAYER = np.array(nfsp_lhe3.FIRST_PLAYER, np.int64)
+# The most chips one player can add from the start of each round on.
+_BETS_LEFT = np.cumsum((_MAX_RAISES * _RAISE_SIZES)[::-1])[::-1].copy()
+_FNV_OFFSET = np.uint64(14695981039346656037)
+_FNV_PRIME = np.uint64(1099511628211)
+_MAX_DECISIONS = 64  # a game's decisions at most (the tree's depth is 42)
+
+
+@numba.njit(cache=True)
+def _mix(h, value):
+  """FNV-1a step: the hash of a sequence extended by `value`."""
+  return (h ^ np.uint64(value)) * _FNV_PRIME
+
+
+@numba.njit(cache=True)
+def betting_hash(actions):
+  """The hash of a betting sequence, as the kernel builds it action by
+  action."""
+  h = _FNV_OFFSET
+  for action in actions:
+    h = _mix(h, action)
+  return h
+
+
+@numba.njit(cache=True)
+def state_key(betting_hash, bucket):
+  """The key of the information state (betting so far, bucket), never 0
+  (0 marks an empty row)."""
+  return _mix(betting_hash, 16 + bucket) | np.uint64(1)
+
+
+@numba.njit(cache=True)
+def find_row(keys, key):
+  """The row holding `key`, or the empty row where it would go (linear
+  probing in a power-of-two table)."""
+  mask = np.uint64(len(keys) - 1)
+  row = key & mask
+  while keys[row] != 0 and keys[row] != key:
+    row = (row + np.uint64(1)) & mask
+  return np.int64(row)
+
+
+@numba.njit(cache=True)
+def lookup_row(keys, actions, bucket):
+  """The row of the information state (betting `actions`, `bucket`), or -1
+  if it is not in the table."""
+  u = find_row(keys, state_key(betting_hash(actions), bucket))
+  return u if keys[u] != 0 else -1
+
+
+@numba.njit(cache=True)
+def _exploration(chips, active, r, cap, k):
+  """Eq. 3.2 at the start of round r, in big blinds: min(cap, pot + k *
+  (largest pot - pot)), where in the largest pot each player still in puts
+  in the most the rounds left allow and the folded players' chips stay."""
+  pot, folded, still_in, top = 0.0, 0.0, 0, 0.0
+  for p in range(NUM_PLAYERS):
+    pot += chips[p]
+    if active[p]:
+      still_in += 1
+      top = max(top, chips[p])
+    else:
+      folded += chips[p]
+  largest = folded + still_in * (top + _BETS_LEFT[r])
+  return min(cap, (pot + k * (largest - pot)) / nfsp_lhe.BIG_BLIND)
+
+
+# A game in play, as the kernel keeps it: chips and who is in per player,
+# and these counters in one int64 array.
+_PLAYER, _ROUND, _RAISES, _STILL_IN, _TO_ACT, _OVER = range(6)
+
+
+@numba.njit(cache=True)
+def _begin(chips, active, bet):
+  """The blinds posted, everyone in, the first player to act preflop."""
+  chips[:] = _BLINDS
+  active[:] = True
+  bet[_PLAYER], bet[_ROUND], bet[_RAISES] = _FIRST_PLAYER[0], 0, 0
+  bet[_STILL_IN], bet[_TO_ACT], bet[_OVER] = NUM_PLAYERS, NUM_PLAYERS, 0
+
+
+@numba.njit(cache=True)
+def _legal_actions(chips, bet, legal):
+  """Fills `legal` with the acting player's actions in order; their count.
+  Folding is legal only facing a bet, raising until the round's cap."""
+  n = 0
+  if chips[bet[_PLAYER]] < chips.max():
+    legal[n] = poker.FOLD
+    n += 1
+  legal[n] = poker.CALL
+  n += 1
+  if bet[_RAISES] < _MAX_RAISES[bet[_ROUND]]:
+    legal[n] = poker.RAISE
+    n += 1
+  return n
+
+
+@numba.njit(cache=True)
+def _next_in(active, p):
+  """The first player still in from p on, in seat order."""
+  while not active[p]:
+    p = (p + 1) % NUM_PLAYERS
+  return p
+
+
+@numba.njit(cache=True)
+def _apply(action, chips, active, bet):
+  """Plays the acting player's `action`; True if a betting round begins."""
+  p, top = bet[_PLAYER], chips.max()
+  if action == poker.FOLD:
+    active[p] = False
+    bet[_STILL_IN] -= 1
+  elif action == poker.RAISE:
+    chips[p] = top + _RAISE_SIZES[bet[_ROUND]]
+    bet[_RAISES] += 1
+    bet[_TO_ACT] = bet[_STILL_IN]  # everyone else answers the raise
+  else:
+    chips[p] = top
+  bet[_TO_ACT] -= 1
+  if bet[_STILL_IN] == 1 or (bet[_TO_ACT] == 0 and bet[_ROUND] == 3):
+    bet[_OVER] = 1
+    return False
+  if bet[_TO_ACT] > 0:
+    bet[_PLAYER] = _next_in(active, (p + 1) % NUM_PLAYERS)
+    return False
+  bet[_ROUND] += 1
+  bet[_RAISES], bet[_TO_ACT] = 0, bet[_STILL_IN]
+  bet[_PLAYER] = _next_in(active, _FIRST_PLAYER[bet[_ROUND]])
+  return True
+
+
+@numba.njit(cache=True)
+def _returns(deal, chips, active, bet, ranks, returns):
+  """Each player's chips won at the end of a game: the pot to the last one
+  in, or split among the best hands at the showdown."""
+  pot = chips.sum()
+  if bet[_STILL_IN] == 1:
+    for p in range(NUM_PLAYERS):
+      returns[p] = (pot if active[p] else 0.0) - chips[p]
+    return
+  hand_ranks.showdown_ranks(deal, NUM_PLAYERS, ranks)
+  best, winners = -1, 0
+  for p in range(NUM_PLAYERS):
+    if active[p] and ranks[p] > best:
+      best, winners = ranks[p], 0
+    if active[p] and ranks[p] == best:
+      winners += 1
+  for p in range(NUM_PLAYERS):
+    won = pot / winners if active[p] and ranks[p] == best else 0.0
+    returns[p] = won - chips[p]
+
+
+@numba.njit(cache=True)
+def replay(deal, actions, players, legal_masks, returns):
+  """Plays `actions` on `deal` as the kernel does, writing who acted and
+  the legal actions (a mask) at each, and the chips won; the number of
+  actions the game took (its rules in one place, for the tests)."""
+  chips = np.empty(NUM_PLAYERS)
+  active = np.empty(NUM_PLAYERS, np.bool_)
+  bet = np.empty(6, np.int64)
+  legal = np.empty(3, np.int64)
+  _begin(chips, active, bet)
+  i = 0
+  while not bet[_OVER]:
+    players[i] = bet[_PLAYER]
+    n = _legal_actions(chips, bet, legal)
+    legal_masks[i, :] = False
+    for j in range(n):
+      legal_masks[i, legal[j]] = True
+    _apply(actions[i], chips, active, bet)
+    i += 1
+  _returns(deal, chips, active, bet, np.empty(NUM_PLAYERS, np.int64), returns)
+  return i
+
+
+@numba.njit(cache=True, nogil=True)  # threads share the tables
+def _simulate(num_episodes, seed, preflop, flop_boards, flop, turn_boards,
+              turn, river_boards, river, keys, counts, action_counts, q,
+              filled, limit, gamma, eta0, d, cap, k_explore):
+  """Runs `num_episodes` episodes of Alg. 1 on three-player Limit Hold'em,
+  updating the tables in place (`filled[0]`: rows taken)."""
+  np.random.seed(seed)
+  deck = np.arange(52)
+  deal = np.empty(2 * NUM_PLAYERS + 5, np.int64)
+  scratch = np.empty(5, np.int64)
+  buckets = np.empty((NUM_PLAYERS, 4), np.int64)
+  chips = np.empty(NUM_PLAYERS)
+  active = np.empty(NUM_PLAYERS, np.bool_)
+  bet = np.empty(6, np.int64)
+  in_tree = np.empty(NUM_PLAYERS, np.bool_)
+  ranks = np.empty(NUM_PLAYERS, np.int64)
+  returns = np.empty(NUM_PLAYERS)
+  legal = np.empty(3, np.int64)
+  path_u = np.empty(_MAX_DECISIONS, np.int64)
+  path_k = np.empty(_MAX_DECISIONS, np.int64)
+  path_p = np.empty(_MAX_DECISIONS, np.int64)
+  board = deal[2 * NUM_PLAYERS:]
+  for _ in range(num_episodes):
+    for i in range(len(deal)):  # a partial Fisher-Yates shuffle
+      j = i + np.random.randint(52 - i)
+      deck[i], deck[j] = deck[j], deck[i]
+      deal[i] = deck[i]
+    for p in range(NUM_PLAYERS):
+      first, second = deal[2 * p], deal[2 * p + 1]
+      buckets[p, 0] = preflop[first, second]
+      buckets[p, 1] = flop[board_buckets.pair_cell(board_buckets.board_entry(
+          1, board, flop_boards, scratch), first, second)]
+      buckets[p, 2] = turn[board_buckets.pair_cell(board_buckets.board_entry(
+          2, board, turn_boards, scratch), first, second)] // _COARSER[2]
+      buckets[p, 3] = river[board_buckets.pair_cell(
+          board_buckets.board_entry(3, board, river_boards, scratch), first,
+          second)] // _COARSER[3]
+    _begin(chips, active, bet)
+    in_tree[:] = True
+    betting = _FNV_OFFSET
+    c = _exploration(chips, active, 0, cap, k_explore)
+    depth = 0
+    while not bet[_OVER]:
+      p = bet[_PLAYER]
+      n = _legal_actions(chips, bet, legal)
+      if not in_tree[p]:
+        k = np.random.randint(n)  # rollout
+      else:
+        key = state_key(betting, buckets[p, bet[_ROUND]])
+        u = find_row(keys, key)
+        if keys[u] == 0:  # expand (while the table has room), roll out
+          k = np.random.randint(n)
+          in_tree[p] = False
+          if filled[0] < limit:
+            keys[u] = key
+            filled[0] += 1
+            path_u[depth], path_k[depth], path_p[depth] = u, k, p
+            depth += 1
+        else:
+          k = smooth_uct.select(u, n, counts, action_counts, q, gamma, eta0,
+                                d, c)
+          path_u[depth], path_k[depth], path_p[depth] = u, k, p
+          depth += 1
+      betting = _mix(betting, legal[k])
+      if _apply(legal[k], chips, active, bet):
+        c = _exploration(chips, active, bet[_ROUND], cap, k_explore)
+    _returns(deal, chips, active, bet, ranks, returns)
+    returns /= nfsp_lhe.BIG_BLIND
+    smooth_uct.backup(path_u, path_k, path_p, depth, returns, counts,
+                      action_counts, q)
+
+
+class SmoothUCTLHE3(smooth_uct.TableSearch):
+  """Smooth UCT (or UCT: `SmoothUCTConfig.uct_lhe3()`) self-play search on
+  `nfsp_lhe3` in the three-player E[HS^2] abstraction; see the module
+  docstring. `capacity`: rows of the state table (a power of two)."""
+
+  _TABLES = ("counts", "action_counts", "q", "keys")
+
+  def __init__(self, game, config=None, seed=0, tables=None, threads=None,
+               capacity=2**25, **overrides):
+    if game.get_type().short_name != "nfsp_lhe3":
+      raise ValueError(f"game={game}: SmoothUCTLHE3 searches nfsp_lhe3")
+    capacity = checks.whole_number("capacity", capacity, 2)
+    if capacity & (capacity - 1):
+      raise ValueError(f"capacity={capacity}: must be a power of two")
+    super().__init__(game, config or smooth_uct.SmoothUCTConfig.lhe3(), seed,
+                     capacity, 3, overrides, threads)
+    self.keys = np.zeros(capacity, np.uint64)
+    self.tables = tables or board_buckets.tables()
+
+  @property
+  def filled(self):
+    """Rows taken: the states in the players' trees."""
+    return int(np.count_nonzero(self.keys))
+
+  def run(self, num_episodes):
+    """Simulates `num_episodes` episodes from fresh deals."""
+    num_episodes = checks.whole_number("num_episodes", num_episodes, 0)
+    cfg = self.config
+    filled = np.array([self.filled], np.int64)
+    self._run_kernel(_simulate, num_episodes, *_flat(self.tables), self.keys,
+                     self.counts, self.action_counts, self.q, filled,
+                     int(MAX_LOAD * len(self.keys)), cfg.gamma, cfg.eta0,
+                     cfg.d, cfg.exploration_cap, cfg.exploration_k)
+
+  def row(self, state):
+    """The table row of an `nfsp_lhe3` decision state's information state,
+    or -1 if it is not in the tree."""
+    return _row(self.keys, self.tables, state)
+
+  def average_policy(self):
+    """N(u, a) / N(u) (uniform where never visited), an OpenSpiel policy:
+    a snapshot, which later `run`s leave as it is."""
+    return _TablePolicy(self, self.action_counts.copy())
+
+  def greedy_policy(self):
+    """argmax_a Q(u, a) (uniform where never visited), an OpenSpiel policy:
+    a snapshot."""
+    return _TablePolicy(self, self.q.copy(), greedy=True)
+
+
+def _flat(tables):
+  return tuple(table.reshape(-1) if name in ("flop", "turn", "river") else
+               table for name, table in zip(tables._fields, tables))
+
+
+def _row(keys, tables, state):
+  """The row of `keys` holding `state`'s information state, or -1: the
+  betting hashed as the kernel hashes it, the bucket on the coarse grid."""
+  betting = np.array([item.action for item in state.full_history()
+                      if item.player >= 0], np.int64)
+  p, r = state.current_player(), state.betting_round()
+  bucket = board_buckets.bucket(
+      r, state.hole_cards(p), state.board_cards()[:nfsp_lhe.BOARD_CARDS[r]],
+      tables)
+  return int(lookup_row(keys, betting, bucket // _COARSER[r]))
+
+
+class _TablePolicy(policy_lib.Policy):
+  """A policy read from a copy of a three-player search's rows: normalised
+  `values` (the action counts) or their argmax (Q), uniform off the tree."""
+
+  def __init__(self, search, values, greedy=False):
+    super().__init__(search.game, list(range(NUM_PLAYERS)))
+    self._keys, self._tables = search.keys.copy(), search.tables
+    self._values, self._greedy = values, greedy
+
+  def action_probabilities(self, state, player_id=None):
+    legal = state.legal_actions()
+    u = _row(self._keys, self._tables, state)
+    if u < 0:
+      return {a: 1.0 / len(legal) for a in legal}
+    values = self._values[u, :len(legal)]
+    if self._greedy:
+      return {a: float(i == int(np.argmax(values)))
+              for i, a in enumerate(legal)}
+    return {a: float(v) for a, v in zip(legal, values / values.sum())}
