@@ -18,6 +18,9 @@ training time (the thesis' runs were time-budgeted):
 
   python examples/smooth_uct.py --game nfsp_lhe --seconds 3600 \\
       --eval_every 1e9 --episodes 1e12
+
+Three-player Limit Hold'em (`--game nfsp_lhe3`, `smooth_uct.lhe3`) evaluates
+the greedy profile against two copies of each fixed baseline.
 """
 
 import functools
@@ -30,14 +33,15 @@ import nfsp_spiel  # noqa: F401
 from nfsp_spiel import evaluation
 from nfsp_spiel import smooth_uct
 from nfsp_spiel import smooth_uct_lhe
+from nfsp_spiel.smooth_uct import lhe3
 import run_flags  # examples/run_flags.py
 
 FLAGS = flags.FLAGS
 run_flags.define_flags("runs/smooth_uct")
 flags.adopt_module_key_flags(run_flags)
 flags.DEFINE_string("game", "kuhn_poker", "OpenSpiel game string.")
-flags.DEFINE_enum("preset", None, ["kuhn", "leduc", "lhe", "uct_kuhn",
-                                    "uct_leduc", "uct_lhe"],
+flags.DEFINE_enum("preset", None, ["kuhn", "leduc", "lhe", "lhe3", "uct_kuhn",
+                                    "uct_leduc", "uct_lhe", "uct_lhe3"],
                   "Thesis parameters: Smooth UCT or UCT, Kuhn, Leduc or "
                   "Limit Hold'em (default: Smooth UCT's for the game).")
 flags.DEFINE_float("c", None, "Override the exploration constant.")
@@ -55,6 +59,8 @@ flags.DEFINE_float("seconds", None, "Training seconds (wall clock, "
                    "default: none.")
 run_flags.define_count("eval_deals", 1000, "nfsp_lhe: duplicate deals per "
                        "baseline match.")
+flags.DEFINE_integer("capacity", 2**25, "nfsp_lhe3: rows of the search's "
+                     "state table, a power of two (72 bytes each).")
 flags.DEFINE_string("greedy_profile", None, "nfsp_lhe: write the final "
                     "greedy profile here (`smooth_uct_lhe.GreedyProfile`, "
                     "0.3 MB), also when the run was already complete.")
@@ -64,11 +70,16 @@ PRESETS = {"kuhn": smooth_uct.SmoothUCTConfig(),
            "uct_kuhn": smooth_uct.SmoothUCTConfig.uct(2.0),
            "uct_leduc": smooth_uct.SmoothUCTConfig.uct(20.0),
            "lhe": smooth_uct.SmoothUCTConfig.lhe(),
-           "uct_lhe": smooth_uct.SmoothUCTConfig.uct_lhe()}
+           "uct_lhe": smooth_uct.SmoothUCTConfig.uct_lhe(),
+           "lhe3": smooth_uct.SmoothUCTConfig.lhe3(),
+           "uct_lhe3": smooth_uct.SmoothUCTConfig.uct_lhe3()}
 # The games the thesis ran Smooth UCT on (sec. 3.3, 3.5.3).
 GAME_PRESETS = {"kuhn_poker": "kuhn", "leduc_poker": "leduc",
-                "nfsp_leduc": "leduc", "nfsp_lhe": "lhe"}
-LHE_METRIC = "mbb_per_hand_vs_equity_threshold"
+                "nfsp_leduc": "leduc", "nfsp_lhe": "lhe", "nfsp_lhe3": "lhe3"}
+# The abstraction searches by game, and the metric their curves lead with.
+SEARCHES = {"nfsp_lhe": (smooth_uct_lhe.SmoothUCTLHE,
+                         "mbb_per_hand_vs_equity_threshold"),
+            "nfsp_lhe3": (lhe3.SmoothUCTLHE3, "mbb_per_hand_vs_always_call")}
 # Episodes per `search.run` call: each call seeds the kernel from the
 # search's generator, so the chunks are part of a run's random stream
 # (about 0.25 s on Leduc and 1 s on Limit Hold'em between Ctrl-C checks).
@@ -97,17 +108,21 @@ def plot(label, metric, curve, png):
 
 def evaluate(game, search):
   """Exploitability of the average policy, or on Limit Hold'em the greedy
-  profile's mbb/h against each baseline (duplicate deals)."""
-  if not isinstance(search, smooth_uct_lhe.SmoothUCTLHE):
+  profile's mbb/h against each baseline (duplicate deals; three players:
+  against two copies of it, in each seat)."""
+  if game.get_type().short_name not in SEARCHES:
     return {"exploitability": search.exploitability()}
   greedy = search.greedy_policy()
   baselines = {"always_call": evaluation.baselines.AlwaysCall(game),
-               "always_raise": evaluation.baselines.AlwaysRaise(game),
-               "equity_threshold": evaluation.baselines.EquityThreshold(game)}
+               "always_raise": evaluation.baselines.AlwaysRaise(game)}
+  if game.num_players() == 2:
+    baselines["equity_threshold"] = evaluation.baselines.EquityThreshold(game)
+  match_of = (evaluation.head_to_head if game.num_players() == 2 else
+              evaluation.three_player_match)
   row = {}
   for name, baseline in baselines.items():
-    match = evaluation.head_to_head(game, greedy, baseline,
-                                    num_deals=FLAGS.eval_deals, seed=0)
+    match = match_of(game, greedy, baseline, num_deals=FLAGS.eval_deals,
+                     seed=0)
     row[f"mbb_per_hand_vs_{name}"] = match.mbb_per_hand
     row[f"mbb_stderr_vs_{name}"] = match.mbb_stderr
   return row
@@ -118,22 +133,22 @@ def main(argv):
   game = run_flags.load_game(FLAGS.game)
   name = preset(game)
   config = PRESETS[name]
-  search_class = (smooth_uct_lhe.SmoothUCTLHE
-                  if game.get_type().short_name == "nfsp_lhe" else
-                  smooth_uct.SmoothUCT)
-  metric = (LHE_METRIC if search_class is smooth_uct_lhe.SmoothUCTLHE else
-            "exploitability")
+  search_class, metric = SEARCHES.get(game.get_type().short_name,
+                                      (smooth_uct.SmoothUCT, "exploitability"))
   if FLAGS.greedy_profile and search_class is not smooth_uct_lhe.SmoothUCTLHE:
     raise app.UsageError(f"--greedy_profile={FLAGS.greedy_profile}: greedy "
                          f"profiles are written for nfsp_lhe, not {game}")
   overrides = {name: getattr(FLAGS, name) for name in ("c", "gamma")
                if getattr(FLAGS, name) is not None}
+  table = ({"capacity": FLAGS.capacity} if search_class is lhe3.SmoothUCTLHE3
+           else {})
   run, search = run_flags.open_run(
       functools.partial(plot, name, metric),
       lambda path: search_class.restore(game, path, config, FLAGS.seed,
-                                        threads=FLAGS.threads, **overrides),
+                                        threads=FLAGS.threads, **overrides,
+                                        **table),
       lambda: search_class(game, config, FLAGS.seed, threads=FLAGS.threads,
-                           **overrides))
+                           **overrides, **table))
   # The training clock (evaluations excluded) continues from the checkpoint.
   training = run.open_curve(search.episodes).get("training_seconds", 0.0)
   print(f"{game} at {search.episodes} episodes, {training:.1f} s training: "

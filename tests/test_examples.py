@@ -101,6 +101,28 @@ def _stand_in_tables(cache):
   return {**os.environ, "NFSP_SPIEL_CACHE": str(cache)}
 
 
+def test_smooth_uct_on_three_player_limit_holdem_resumes(tmp_path):
+  """nfsp_lhe3: the hashed-table search (a small table here), evaluated
+  against two copies of each fixed baseline, checkpointed and resumed."""
+  command = [sys.executable, os.path.join(EXAMPLES, "smooth_uct.py"),
+             "--game=nfsp_lhe3", "--eval_every=10000", "--eval_deals=5",
+             "--capacity=65536", "--threads=1",
+             f"--output_dir={tmp_path / 'run'}"]
+  environment = _stand_in_tables(tmp_path / "cache")
+  for episodes, expected in (("10000", "a fresh run"),
+                             ("20000", "resumed from")):
+    result = subprocess.run(command + [f"--episodes={episodes}"],
+                            capture_output=True, text=True, timeout=300,
+                            check=False, env=environment)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert expected in result.stdout + result.stderr
+  assert "preset lhe3, SmoothUCTConfig(c=36.0," in result.stdout
+  assert "mbb_per_hand_vs_always_call" in result.stdout
+  with open(tmp_path / "run" / "curve.csv", encoding="utf-8") as csv:
+    assert [row.split(",")[0] for row in csv.read().splitlines()[1:]] == [
+        "10000", "20000"]
+
+
 def test_smooth_uct_on_limit_holdem_runs_and_resumes(tmp_path):
   """nfsp_lhe: the E[HS^2] search, evaluated against the baselines in mbb/h,
   stopped by --seconds, resumed. The tables in the cache are stand-ins of
