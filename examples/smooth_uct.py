@@ -61,9 +61,10 @@ run_flags.define_count("eval_deals", 1000, "nfsp_lhe: duplicate deals per "
                        "baseline match.")
 flags.DEFINE_integer("capacity", 2**25, "nfsp_lhe3: rows of the search's "
                      "state table, a power of two (72 bytes each).")
-flags.DEFINE_string("greedy_profile", None, "nfsp_lhe: write the final "
+flags.DEFINE_string("greedy_profile", None, "nfsp_lhe(3): write the final "
                     "greedy profile here (`smooth_uct_lhe.GreedyProfile`, "
-                    "0.3 MB), also when the run was already complete.")
+                    "0.3 MB; `lhe3.GreedyProfile3`), also when the run was "
+                    "already complete.")
 
 PRESETS = {"kuhn": smooth_uct.SmoothUCTConfig(),
            "leduc": smooth_uct.SmoothUCTConfig.leduc(),
@@ -135,9 +136,10 @@ def main(argv):
   config = PRESETS[name]
   search_class, metric = SEARCHES.get(game.get_type().short_name,
                                       (smooth_uct.SmoothUCT, "exploitability"))
-  if FLAGS.greedy_profile and search_class is not smooth_uct_lhe.SmoothUCTLHE:
+  if FLAGS.greedy_profile and search_class is smooth_uct.SmoothUCT:
     raise app.UsageError(f"--greedy_profile={FLAGS.greedy_profile}: greedy "
-                         f"profiles are written for nfsp_lhe, not {game}")
+                         "profiles are written for nfsp_lhe and nfsp_lhe3, "
+                         f"not {game}")
   overrides = {name: getattr(FLAGS, name) for name in ("c", "gamma")
                if getattr(FLAGS, name) is not None}
   table = ({"capacity": FLAGS.capacity} if search_class is lhe3.SmoothUCTLHE3

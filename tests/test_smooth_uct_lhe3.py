@@ -107,6 +107,44 @@ def test_policies_find_the_kernels_states(game, fake_tables):
   assert found > 30
 
 
+def test_greedy_profile_saves_loads_and_plays_as_the_search(
+    game, fake_tables, tmp_path):
+  """The compact profile (sorted keys, a choice each) plays argmax Q over
+  the actions tried wherever the search's tables have the state, and
+  uniformly elsewhere."""
+  search = lhe3.SmoothUCTLHE3(game, seed=6, tables=fake_tables, threads=1,
+                              capacity=2**20)
+  search.run(20_000)
+  path = search.greedy_policy().save(tmp_path / "profile")
+  profile = lhe3.GreedyProfile3.load(game, path, tables=fake_tables)
+  assert len(profile.keys) == search.filled
+  assert profile.settings["episodes"] == 20_000
+  rng = np.random.default_rng(7)
+  checked = {"in": 0, "out": 0}
+  for _ in range(60):
+    state = game.new_initial_state()
+    while not state.is_terminal():
+      if state.is_chance_node():
+        state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+        continue
+      legal = state.legal_actions()
+      probs = profile.action_probabilities(state)
+      u = search.row(state)
+      if u >= 0:
+        tried = search.action_counts[u, :len(legal)] > 0
+        q = np.where(tried, search.q[u, :len(legal)], -np.inf)
+        assert probs[legal[int(np.argmax(q))]] == 1.0
+        checked["in"] += 1
+      else:
+        assert set(probs.values()) == {1.0 / len(legal)}
+        checked["out"] += 1
+      state.apply_action(legal[rng.integers(len(legal))])
+  assert min(checked.values()) > 20
+  np.savez(tmp_path / "other.npz", q=search.q)
+  with pytest.raises(ValueError, match="not a three-player greedy profile"):
+    lhe3.GreedyProfile3.load(game, tmp_path / "other.npz", tables=fake_tables)
+
+
 def test_threads_and_checkpoints(game, fake_tables, tmp_path):
   search = lhe3.SmoothUCTLHE3(game, seed=4, tables=fake_tables, threads=1,
                               capacity=2**18)

@@ -29,10 +29,15 @@ Two different states share a row only if their hashes collide, about once in
   `nfsp_lhe3` states (their betting hashed as the kernel does).
 """
 
+import dataclasses
+import json
+import os
+
 import numba
 import numpy as np
 from open_spiel.python import policy as policy_lib
 
+from nfsp_spiel.core import checkpoints
 from nfsp_spiel.core import checks
 from nfsp_spiel.games import nfsp_lhe
 from nfsp_spiel.games import nfsp_lhe3
@@ -89,6 +94,13 @@ def find_row(keys, key):
   while keys[row] != 0 and keys[row] != key:
     row = (row + np.uint64(1)) & mask
   return np.int64(row)
+
+
+@numba.njit(cache=True)
+def _write_key(actions, bucket, out):
+  """out[0] = the key of (betting `actions`, `bucket`): an array keeps it a
+  uint64 on its way to Python."""
+  out[0] = state_key(betting_hash(actions), bucket)
 
 
 @numba.njit(cache=True)
@@ -333,17 +345,26 @@ class SmoothUCTLHE3(smooth_uct.TableSearch):
   def row(self, state):
     """The table row of an `nfsp_lhe3` decision state's information state,
     or -1 if it is not in the tree."""
-    return _row(self.keys, self.tables, state)
+    u = find_row(self.keys, _key(self.tables, state))
+    return int(u) if self.keys[u] else -1
 
   def average_policy(self):
     """N(u, a) / N(u) (uniform where never visited), an OpenSpiel policy:
     a snapshot, which later `run`s leave as it is."""
-    return _TablePolicy(self, self.action_counts.copy())
+    return _AveragePolicy(self)
 
   def greedy_policy(self):
     """argmax_a Q(u, a) (uniform where never visited), an OpenSpiel policy:
-    a snapshot."""
-    return _TablePolicy(self, self.q.copy(), greedy=True)
+    a snapshot, saved compactly by its `save`."""
+    filled = np.flatnonzero(self.keys)
+    rows = filled[np.argsort(self.keys[filled])]
+    # A row does not know how many actions its state has: the choice is
+    # among the actions tried (an expanded state has tried one at least).
+    q = np.where(self.action_counts[rows] > 0, self.q[rows], -np.inf)
+    return GreedyProfile3(self.game, self.keys[rows], np.argmax(
+        q, axis=1).astype(np.uint8), {
+            **dataclasses.asdict(self.config), "seed": self._seed,
+            "episodes": self.episodes}, self.tables)
 
 
 def _flat(tables):
@@ -351,34 +372,79 @@ def _flat(tables):
                table for name, table in zip(tables._fields, tables))
 
 
-def _row(keys, tables, state):
-  """The row of `keys` holding `state`'s information state, or -1: the
-  betting hashed as the kernel hashes it, the bucket on the coarse grid."""
+def _key(tables, state):
+  """The key of `state`'s information state: its betting hashed as the
+  kernel hashes it, its player's bucket on the coarse grid."""
   betting = np.array([item.action for item in state.full_history()
                       if item.player >= 0], np.int64)
   p, r = state.current_player(), state.betting_round()
   bucket = board_buckets.bucket(
       r, state.hole_cards(p), state.board_cards()[:nfsp_lhe.BOARD_CARDS[r]],
       tables)
-  return int(lookup_row(keys, betting, bucket // _COARSER[r]))
+  key = np.empty(1, np.uint64)
+  _write_key(betting, np.int64(bucket // _COARSER[r]), key)
+  return key[0]
 
 
-class _TablePolicy(policy_lib.Policy):
-  """A policy read from a copy of a three-player search's rows: normalised
-  `values` (the action counts) or their argmax (Q), uniform off the tree."""
+class _AveragePolicy(policy_lib.Policy):
+  """N(u, a) / N(u) from a copy of a three-player search's rows, uniform
+  off the tree."""
 
-  def __init__(self, search, values, greedy=False):
+  def __init__(self, search):
     super().__init__(search.game, list(range(NUM_PLAYERS)))
     self._keys, self._tables = search.keys.copy(), search.tables
-    self._values, self._greedy = values, greedy
+    self._action_counts = search.action_counts.copy()
 
   def action_probabilities(self, state, player_id=None):
     legal = state.legal_actions()
-    u = _row(self._keys, self._tables, state)
-    if u < 0:
+    u = find_row(self._keys, _key(self._tables, state))
+    if not self._keys[u]:
       return {a: 1.0 / len(legal) for a in legal}
-    values = self._values[u, :len(legal)]
-    if self._greedy:
-      return {a: float(i == int(np.argmax(values)))
-              for i, a in enumerate(legal)}
-    return {a: float(v) for a, v in zip(legal, values / values.sum())}
+    counts = self._action_counts[u, :len(legal)]
+    return {a: float(v) for a, v in zip(legal, counts / counts.sum())}
+
+
+class GreedyProfile3(policy_lib.Policy):
+  """A three-player search's greedy profile, compactly: the sorted keys of
+  the states in its trees and one uint8 choice each (the index among the
+  state's legal actions), uniform elsewhere; an OpenSpiel policy over
+  `nfsp_lhe3` states, saved with the search's settings (`save`, `load`).
+  The thesis' were 435 MB uncompressed."""
+
+  def __init__(self, game, keys, choice, settings, tables=None):
+    super().__init__(game, list(range(NUM_PLAYERS)))
+    if keys.shape != choice.shape or np.any(keys[1:] < keys[:-1]):
+      raise ValueError(f"keys {keys.shape} and choice {choice.shape}: a "
+                       "profile has one choice per key, keys sorted")
+    self.keys, self.choice, self.settings = keys, choice, settings
+    self.tables = tables or board_buckets.tables()
+
+  def action_probabilities(self, state, player_id=None):
+    legal = state.legal_actions()
+    key = _key(self.tables, state)
+    i = int(np.searchsorted(self.keys, key))
+    if i < len(self.keys) and self.keys[i] == key and (
+        self.choice[i] < len(legal)):
+      return {a: float(j == self.choice[i]) for j, a in enumerate(legal)}
+    return {a: 1.0 / len(legal) for a in legal}
+
+  def save(self, path):
+    """Writes the profile and its settings to a compressed .npz (through a
+    temporary file: an interrupted save leaves the previous one)."""
+    path = checkpoints.path_of(path)
+    temporary = checkpoints.temporary_path(path)
+    np.savez_compressed(temporary, keys=self.keys, choice=self.choice,
+                        settings=json.dumps(self.settings))
+    os.replace(temporary, path)
+    return path
+
+  @classmethod
+  def load(cls, game, path, tables=None):
+    """The profile `save` wrote to `path`."""
+    with np.load(checkpoints.path_of(path), allow_pickle=False) as data:
+      if "keys" not in data.files:
+        raise ValueError(f"path={path!r} holds {sorted(data.files)}, not a "
+                         "three-player greedy profile (keys, choice, "
+                         "settings)")
+      return cls(game, data["keys"], data["choice"],
+                 json.loads(str(data["settings"])), tables)
