@@ -31,7 +31,7 @@ import pyspiel
 from nfsp_spiel.games import poker
 
 # The betting rules, in chips, stated once: the game below is configured from
-# them and `nfsp_spiel.poker.betting_tree.BettingTree` compiles them.
+# them and `nfsp_spiel.trees.betting_tree.BettingTree` compiles them.
 NUM_ROUNDS = 4
 BLINDS = (10, 5)  # posted by player 0 (the big blind) and player 1
 BIG_BLIND = max(BLINDS)

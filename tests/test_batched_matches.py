@@ -29,7 +29,7 @@ def fake_tables():
 def mixed_profile(game, fake_tables):
   """A greedy profile with a choice at half of the information states and
   uniform play at the rest: deterministic and random decisions both."""
-  tree = batched_matches.betting_tree()
+  tree = smooth_uct_lhe.betting_tree()
   rng = np.random.default_rng(0)
   widths = np.repeat(tree.num_children, np.diff(tree.offset,
                                                 append=tree.num_infosets))

@@ -88,7 +88,7 @@ def test_every_compiled_tree_uses_the_same_sentinels(leduc):
   assert game_tree.CHANCE == pyspiel.PlayerId.CHANCE
   assert batched_games.TERMINAL == game_tree.TERMINAL
   assert batched_games.CHANCE == game_tree.CHANCE
-  betting = smooth_uct_lhe.BettingTree()
+  betting = smooth_uct_lhe.betting_tree()
   assert set(betting.player) == {0, 1, game_tree.TERMINAL}
   nodes = public_tree.public_tree(pyspiel.load_game("nfsp_leduc")).nodes
   assert {n.player for n in nodes} == {0, 1, game_tree.CHANCE,

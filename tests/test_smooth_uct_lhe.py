@@ -24,7 +24,7 @@ def game():
 
 @pytest.fixture(scope="module")
 def tree():
-  return smooth_uct_lhe.BettingTree()
+  return smooth_uct_lhe.betting_tree()
 
 
 @pytest.fixture(scope="module")

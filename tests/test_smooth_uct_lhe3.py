@@ -187,15 +187,17 @@ def test_presets():
 
 @pytest.mark.slow
 def test_learns_to_beat_always_call(game):
-  """With the real tables, 2 x 10^7 episodes make a greedy profile that
-  wins against two always-call players (who never fold). Measured: +151 +-
-  60 mbb/h after 10^7 episodes in one call (+291 +- 59 in two), +263 +- 58
-  after 2 x 10^7 (1,000 deals)."""
+  """With the real tables, 2 x 10^7 episodes make an average policy that
+  wins against two always-call players (who never fold). Measured with
+  seed 0 over 2,000 deals, average / greedy policy: +78 / +112 mbb/h after
+  10^7 episodes, +109 / +79 after 2 x 10^7, +131 / +128 after 4 x 10^7
+  (standard errors 40-43): a small edge this early, hence 6,000 deals."""
   search = lhe3.SmoothUCTLHE3(game, seed=0, threads=1, capacity=2**23)
-  search.run(20_000_000)
+  for _ in range(2):
+    search.run(10_000_000)
   call = evaluation.baselines.AlwaysCall(game)
-  result = evaluation.three_player_match(game, search.greedy_policy(),
-                                         call, num_deals=2000, seed=0)
+  result = evaluation.three_player_match(game, search.average_policy(),
+                                         call, num_deals=6000, seed=0)
   assert result.mbb_per_hand - 3 * result.mbb_stderr > 0, result
 
 

@@ -4,7 +4,7 @@
 state copy, a policy call, a Python dict. On `nfsp_lhe` that costs about a
 quarter of a second per duplicate deal against the SmooCT-like profile, an
 hour for the paper's 25,000 hands. Here all the match's games advance
-together through the betting (`poker.betting_tree.BettingTree`: a node and
+together through the betting (`trees.betting_tree.BettingTree`: a node and
 the deal's cards are the whole state), and each side answers, per step, the
 decisions of every game where it acts in one call,
 `batch_action_probabilities(Decisions)`: one forward pass of a network over
@@ -29,7 +29,7 @@ import numpy as np
 from nfsp_spiel.games import nfsp_lhe
 from nfsp_spiel.games import poker
 from nfsp_spiel.poker import hand_ranks
-from nfsp_spiel.poker.betting_tree import BettingTree
+from nfsp_spiel.trees.betting_tree import BettingTree
 
 NUM_ACTIONS = 3  # poker.FOLD, poker.CALL, poker.RAISE
 _CARDS_PER_DEAL = 9  # two hole cards each, then the flop, turn and river

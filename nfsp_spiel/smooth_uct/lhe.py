@@ -6,7 +6,7 @@ players' cards bucketed by E[HS^2] (`card_abstraction`: 169 / 1000 / 500 /
 200 buckets per round, imperfect recall), the betting unabstracted. The
 thesis' program of this kind, SmooCT, came second in the 2014 ACPC.
 
-* The betting: `BettingTree` (`nfsp_spiel.poker.betting_tree`) compiles
+* The betting: `BettingTree` (`nfsp_spiel.trees.betting_tree`) compiles
   `nfsp_lhe`'s betting (ACPC heads-up
   limit, the rules as `nfsp_lhe` states them: blinds 10/5 with player 0 the
   big blind, bets of 10 then 20 from the turn, at most 3 raises preflop and 4
@@ -47,7 +47,7 @@ import numpy as np
 from open_spiel.python import policy as policy_lib
 
 from nfsp_spiel.poker import board_buckets
-from nfsp_spiel.poker.betting_tree import BettingTree
+from nfsp_spiel.trees.betting_tree import BettingTree
 from nfsp_spiel.poker import cache_hints
 from nfsp_spiel.poker import card_abstraction
 from nfsp_spiel.core import checkpoints
@@ -64,6 +64,12 @@ LHE = smooth_uct.SmoothUCTConfig.lhe()
 BIG_BLIND = nfsp_lhe.BIG_BLIND
 
 
+def betting_tree():
+  """`nfsp_lhe`'s betting tree with the E[HS^2] abstraction's information
+  states numbered (`card_abstraction.NUM_BUCKETS` per round)."""
+  return BettingTree(card_abstraction.NUM_BUCKETS)
+
+
 def exploration(tree, cap, k):
   """Eq. 3.2 per node of a `BettingTree`, in big blinds: min(cap, pot + k *
   potential) with the pot and the remaining betting potential (the largest
@@ -76,17 +82,18 @@ def exploration(tree, cap, k):
 
 
 @numba.njit(cache=True)
-def _deal(deck, deal, board_ranks, scratch, flop_boards, turn_boards,
-          river_boards):
-  """Deals 9 cards (a partial Fisher-Yates shuffle of `deck`: the players'
-  2 + 2, then the board's 5), ranks the flop, turn and river boards and
-  prefetches their board entries."""
-  for i in range(9):
+def deal_ahead(deck, deal, board_ranks, scratch, flop_boards, turn_boards,
+               river_boards):
+  """Deals len(deal) cards (a partial Fisher-Yates shuffle of `deck`: two
+  per player, then the board's 5), ranks the flop, turn and river boards
+  and prefetches their board entries (`smooth_uct.lhe3` deals for three)."""
+  for i in range(len(deal)):
     j = i + np.random.randint(52 - i)
     deck[i], deck[j] = deck[j], deck[i]
     deal[i] = deck[i]
+  board = deal[len(deal) - 5:]
   for r in range(1, 4):
-    board_ranks[r] = board_buckets.sorted_colex(deal[4:], r + 2, scratch)
+    board_ranks[r] = board_buckets.sorted_colex(board, r + 2, scratch)
   cache_hints.prefetch(flop_boards, board_ranks[1])
   cache_hints.prefetch(turn_boards, board_ranks[2])
   cache_hints.prefetch(river_boards, board_ranks[3])
@@ -96,16 +103,16 @@ def _deal(deck, deal, board_ranks, scratch, flop_boards, turn_boards,
 def _locate_round(r, deal, board_rank, cells, boards, buckets):
   """Reads the deal's round-r board entry and prefetches each player's
   bucket cell (`board_buckets.pair_cell`) in the round's `buckets` table,
-  keeping the cells in cells[:, r]."""
+  keeping the cells in cells[:, r] (a row per player)."""
   entry = boards[board_rank]
-  for p in range(2):
+  for p in range(cells.shape[0]):
     cells[p, r] = board_buckets.pair_cell(entry, deal[2 * p], deal[2 * p + 1])
     cache_hints.prefetch(buckets, cells[p, r])
 
 
 @numba.njit(cache=True)
-def _locate(deal, board_ranks, cells, flop_boards, flop, turn_boards, turn,
-            river_boards, river):
+def locate(deal, board_ranks, cells, flop_boards, flop, turn_boards, turn,
+           river_boards, river):
   """`_locate_round` for the flop, turn and river (their tables' types
   differ, so one call each rather than a loop)."""
   _locate_round(1, deal, board_ranks[1], cells, flop_boards, flop)
@@ -144,12 +151,12 @@ def _simulate(num_episodes, seed, player, round_, contributions, fold_loser,
   path_p = np.empty(max_depth, np.int64)
   returns = np.empty(2)
   for step in range(num_episodes + 2):
-    _deal(deck, deals[step % 3], board_ranks[step % 3], scratch, flop_boards,
-          turn_boards, river_boards)
+    deal_ahead(deck, deals[step % 3], board_ranks[step % 3], scratch,
+               flop_boards, turn_boards, river_boards)
     if step >= 1:
       ahead = (step - 1) % 3
-      _locate(deals[ahead], board_ranks[ahead], cells[ahead], flop_boards,
-              flop, turn_boards, turn, river_boards, river)
+      locate(deals[ahead], board_ranks[ahead], cells[ahead], flop_boards,
+             flop, turn_boards, turn, river_boards, river)
     if step < 2:
       continue
     slot = (step - 2) % 3
@@ -215,7 +222,7 @@ class SmoothUCTLHE(smooth_uct.TableSearch):
       raise ValueError(f"game={game}: SmoothUCTLHE searches nfsp_lhe; "
                        "smooth_uct.SmoothUCT takes games whose tree fits in "
                        "memory")
-    self.tree = BettingTree()
+    self.tree = betting_tree()
     super().__init__(game, config or smooth_uct.SmoothUCTConfig.lhe(), seed,
                      self.tree.num_infosets, 3, overrides, threads)
     cfg = self.config
@@ -316,7 +323,7 @@ class GreedyProfile(policy_lib.Policy):
 
   def __init__(self, game, choice, settings, tree=None, tables=None):
     super().__init__(game, [0, 1])
-    self.tree = tree or BettingTree()
+    self.tree = tree or betting_tree()
     if choice.shape != (self.tree.num_infosets,):
       raise ValueError(f"choice has shape {choice.shape}: a greedy profile "
                        f"has one entry per information state, "

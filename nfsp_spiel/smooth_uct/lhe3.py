@@ -44,6 +44,7 @@ from nfsp_spiel.games import nfsp_lhe3
 from nfsp_spiel.games import poker
 from nfsp_spiel.poker import board_buckets
 from nfsp_spiel.poker import hand_ranks
+from nfsp_spiel.smooth_uct import lhe
 from nfsp_spiel.smooth_uct import search as smooth_uct
 
 NUM_PLAYERS = 3
@@ -241,10 +242,14 @@ def _simulate(num_episodes, seed, preflop, flop_boards, flop, turn_boards,
               turn, river_boards, river, keys, counts, action_counts, q,
               filled, limit, gamma, eta0, d, cap, k_explore):
   """Runs `num_episodes` episodes of Alg. 1 on three-player Limit Hold'em,
-  updating the tables in place (`filled[0]`: rows taken)."""
+  updating the tables in place (`filled[0]`: rows taken). The
+  deals are made two episodes ahead and their look-ups prefetched as in
+  `smooth_uct.lhe` (its `deal_ahead` and `locate`)."""
   np.random.seed(seed)
   deck = np.arange(52)
-  deal = np.empty(2 * NUM_PLAYERS + 5, np.int64)
+  deals = np.empty((3, 2 * NUM_PLAYERS + 5), np.int64)
+  board_ranks = np.empty((3, 4), np.int64)
+  cells = np.empty((3, NUM_PLAYERS, 4), np.int64)
   scratch = np.empty(5, np.int64)
   buckets = np.empty((NUM_PLAYERS, 4), np.int64)
   chips = np.empty(NUM_PLAYERS)
@@ -257,22 +262,22 @@ def _simulate(num_episodes, seed, preflop, flop_boards, flop, turn_boards,
   path_u = np.empty(_MAX_DECISIONS, np.int64)
   path_k = np.empty(_MAX_DECISIONS, np.int64)
   path_p = np.empty(_MAX_DECISIONS, np.int64)
-  board = deal[2 * NUM_PLAYERS:]
-  for _ in range(num_episodes):
-    for i in range(len(deal)):  # a partial Fisher-Yates shuffle
-      j = i + np.random.randint(52 - i)
-      deck[i], deck[j] = deck[j], deck[i]
-      deal[i] = deck[i]
+  for step in range(num_episodes + 2):
+    lhe.deal_ahead(deck, deals[step % 3], board_ranks[step % 3], scratch,
+                   flop_boards, turn_boards, river_boards)
+    if step >= 1:
+      ahead = (step - 1) % 3
+      lhe.locate(deals[ahead], board_ranks[ahead], cells[ahead], flop_boards,
+                 flop, turn_boards, turn, river_boards, river)
+    if step < 2:
+      continue
+    slot = (step - 2) % 3
+    deal = deals[slot]
     for p in range(NUM_PLAYERS):
-      first, second = deal[2 * p], deal[2 * p + 1]
-      buckets[p, 0] = preflop[first, second]
-      buckets[p, 1] = flop[board_buckets.pair_cell(board_buckets.board_entry(
-          1, board, flop_boards, scratch), first, second)]
-      buckets[p, 2] = turn[board_buckets.pair_cell(board_buckets.board_entry(
-          2, board, turn_boards, scratch), first, second)] // _COARSER[2]
-      buckets[p, 3] = river[board_buckets.pair_cell(
-          board_buckets.board_entry(3, board, river_boards, scratch), first,
-          second)] // _COARSER[3]
+      buckets[p, 0] = preflop[deal[2 * p], deal[2 * p + 1]]
+      buckets[p, 1] = flop[cells[slot, p, 1]]
+      buckets[p, 2] = turn[cells[slot, p, 2]] // _COARSER[2]
+      buckets[p, 3] = river[cells[slot, p, 3]] // _COARSER[3]
     _begin(chips, active, bet)
     in_tree[:] = True
     betting = _FNV_OFFSET

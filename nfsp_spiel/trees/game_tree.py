@@ -6,7 +6,7 @@ game tree that this package's full-width and tree-search code builds on.
   move along the parent links);
 * `smooth_uct.SmoothUCT` simulates on its node arrays in a numba kernel;
 * `batched_games.TreeGames` steps many games on it (renumbered: see there);
-* the poker searches' own trees (`poker.betting_tree.BettingTree`,
+* the poker searches' own trees (`trees.betting_tree.BettingTree`,
   `public_tree`) are other structures, the betting alone or public nodes x
   private hands, and share its sentinels (`player_of`).
 

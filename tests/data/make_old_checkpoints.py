@@ -233,7 +233,7 @@ def fsp_leduc_resume(folder):
 def smooth_uct_make(folder):
   from nfsp_spiel import smooth_uct  # pylint: disable=g-import-not-at-top
   search = smooth_uct.SmoothUCT(same._game("leduc_poker"), smooth_uct.LEDUC,  # pylint: disable=protected-access
-                                seed=2)
+                                seed=2, **same.one_thread(smooth_uct.SmoothUCT))
   search.run(3_000)
   search.save(os.path.join(folder, "smooth_uct_leduc.npz"))
 
@@ -242,7 +242,7 @@ def smooth_uct_resume(folder):
   from nfsp_spiel import smooth_uct  # pylint: disable=g-import-not-at-top
   search = smooth_uct.SmoothUCT.restore(
       same._game("leduc_poker"), os.path.join(folder, "smooth_uct_leduc.npz"),  # pylint: disable=protected-access
-      smooth_uct.LEDUC, seed=2)
+      smooth_uct.LEDUC, seed=2, **same.one_thread(smooth_uct.SmoothUCT))
   restored = int(search.episodes)
   search.run(2_000)
   return {"episodes": [restored, int(search.episodes)],

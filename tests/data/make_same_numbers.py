@@ -23,6 +23,7 @@ current code reproduces it.
 """
 
 import hashlib
+import inspect
 import json
 import os
 import sys
@@ -123,10 +124,17 @@ def fsp_leduc():
           "counts": float_summary([m.counts for m in solver.average_models])}
 
 
+def one_thread(search_class):
+  """`threads=1` where a search has threads (since issue 29; before, every
+  search ran on one): the seeded run, the same at every commit."""
+  parameters = inspect.signature(search_class.__init__).parameters
+  return {"threads": 1} if "threads" in parameters else {}
+
+
 def smooth_uct_leduc():
   from nfsp_spiel import smooth_uct  # pylint: disable=g-import-not-at-top
   search = smooth_uct.SmoothUCT(_game("leduc_poker"), smooth_uct.LEDUC,
-                                seed=2)
+                                seed=2, **one_thread(smooth_uct.SmoothUCT))
   search.run(6_000)
   return {"exploitability": search.exploitability(),
           "episodes": search.episodes,
@@ -139,7 +147,8 @@ def smooth_uct_lhe():
   from nfsp_spiel import board_buckets  # pylint: disable=g-import-not-at-top
   from nfsp_spiel import smooth_uct_lhe as lhe  # pylint: disable=g-import-not-at-top
   search = lhe.SmoothUCTLHE(_game("nfsp_lhe"), seed=4,
-                            tables=board_buckets.stand_ins())
+                            tables=board_buckets.stand_ins(),
+                            **one_thread(lhe.SmoothUCTLHE))
   search.run(1_500)
   return {"episodes": search.episodes,
           "counts": int_digest(search.counts),

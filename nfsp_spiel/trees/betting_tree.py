@@ -14,7 +14,6 @@ import numpy as np
 
 from nfsp_spiel.games import nfsp_lhe
 from nfsp_spiel.games import poker
-from nfsp_spiel.poker import card_abstraction
 from nfsp_spiel.trees import game_tree
 
 _FOLD, _CALL, _RAISE = poker.FOLD, poker.CALL, poker.RAISE
@@ -28,14 +27,15 @@ class BettingTree:
   river), `raises` (raises so far in the round), `contributions` (chips,
   blinds included), `fold_loser` (the player who folded, else -1); a
   decision node's children are consecutive in `children` from
-  `child_start`, `actions` the OpenSpiel action of each, and its information
-  states in the E[HS^2] abstraction are `offset[node] + bucket`. `node_of`
-  maps a betting sequence (a tuple of actions) to its node. Compiled from
+  `child_start`, `actions` the OpenSpiel action of each. `node_of` maps a
+  betting sequence (a tuple of actions) to its node. Given `num_buckets`
+  per round (a card abstraction's), a decision node's information states
+  are numbered `offset[node] + bucket`, `num_infosets` in all. Compiled from
   `nfsp_lhe`'s rule constants; `smooth_uct.lhe` searches it and
   `evaluation.batched_matches` plays many deals through it at once.
   """
 
-  def __init__(self):
+  def __init__(self, num_buckets=None):
     player, round_, contributions, fold_loser, raised = [], [], [], [], []
     child_start, num_children, children, actions = [], [], [], []
     self.node_of = {}
@@ -82,11 +82,11 @@ class BettingTree:
             self.num_children[parent]] == betting[-1])[0]
         children[self.child_start[parent] + slot] = node
     self.children = np.array(children, np.int64)
-    decisions = self.player >= 0
-    sizes = np.where(decisions, np.take(card_abstraction.NUM_BUCKETS,
-                                        self.round), 0)
-    self.offset = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-    self.num_infosets = int(sizes.sum())
+    self.offset = self.num_infosets = None
+    if num_buckets is not None:
+      sizes = np.where(self.player >= 0, np.take(num_buckets, self.round), 0)
+      self.offset = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+      self.num_infosets = int(sizes.sum())
     self.max_depth = max(len(b) for b in self.node_of) + 1
 
   @staticmethod
