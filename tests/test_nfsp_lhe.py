@@ -6,6 +6,7 @@ import pytest
 
 import nfsp_spiel  # noqa: F401
 from nfsp_spiel.games import cards
+from nfsp_spiel.games import poker
 
 # The ACPC competition's heads-up limit hold'em definition, as its server reads it.
 ACPC_HULHE = """\
@@ -25,13 +26,18 @@ END GAMEDEF
 """
 
 
-def test_replays_equal_acpc_universal_poker():
-  ours = pyspiel.load_game("nfsp_lhe")
+def replay_against_acpc(name, gamedef, num_games, fold_rate):
+  """Plays `num_games` random games of our `name` and of universal_poker
+  loaded from the ACPC `gamedef` side by side: the same players, chance
+  outcomes, legal actions, information-state strings and returns. Folds
+  are drawn at `fold_rate` so that games go on; returns the games that
+  reached the river's showdown."""
+  ours = pyspiel.load_game(name)
   acpc = pyspiel.universal_poker.load_universal_poker_from_acpc_gamedef(
-      ACPC_HULHE)
+      gamedef)
   rng = np.random.default_rng(0)
   showdowns = 0
-  for _ in range(500):
+  for _ in range(num_games):
     a, b = ours.new_initial_state(), acpc.new_initial_state()
     while not a.is_terminal():
       assert a.current_player() == b.current_player()
@@ -39,16 +45,22 @@ def test_replays_equal_acpc_universal_poker():
         assert a.chance_outcomes() == b.chance_outcomes()
       else:
         assert a.legal_actions() == b.legal_actions()
-        for p in (0, 1):
+        for p in range(ours.num_players()):
           assert (a.information_state_string(p) ==
                   b.information_state_string(p))
-      action = int(rng.choice(a.legal_actions()))
+      legal = a.legal_actions()
+      calm = [x for x in legal if x != poker.FOLD] or legal
+      action = int(rng.choice(legal if rng.random() < fold_rate else calm))
       a.apply_action(action)
       b.apply_action(action)
     assert b.is_terminal()
-    assert a.returns() == b.returns()
-    showdowns += len(a.history()) > 9 and a.returns()[0] != 10  # reached river
-  assert showdowns > 10
+    assert a.returns() == b.returns() and sum(a.returns()) == 0
+    showdowns += len(a.board_cards()) == 5 and a.history()[-1] != poker.FOLD
+  return showdowns
+
+
+def test_replays_equal_acpc_universal_poker():
+  assert replay_against_acpc("nfsp_lhe", ACPC_HULHE, 500, 1.0) > 10
 
 
 def test_blinds_order_and_caps():

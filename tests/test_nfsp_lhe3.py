@@ -1,10 +1,10 @@
 """nfsp_lhe3 against universal_poker built from the ACPC three-player
 gamedef, and its tensor."""
 
-import numpy as np
 import pyspiel
 
 import nfsp_spiel  # noqa: F401
+from test_nfsp_lhe import replay_against_acpc
 from nfsp_spiel.games import cards
 from nfsp_spiel.games import nfsp_lhe3
 from nfsp_spiel.games import poker
@@ -28,33 +28,7 @@ END GAMEDEF
 
 
 def test_replays_equal_acpc_universal_poker():
-  ours = pyspiel.load_game("nfsp_lhe3")
-  acpc = pyspiel.universal_poker.load_universal_poker_from_acpc_gamedef(
-      ACPC_3P_LIMIT)
-  rng = np.random.default_rng(0)
-  river = 0
-  for _ in range(300):
-    a, b = ours.new_initial_state(), acpc.new_initial_state()
-    while not a.is_terminal():
-      assert a.current_player() == b.current_player()
-      if a.is_chance_node():
-        assert a.chance_outcomes() == b.chance_outcomes()
-      else:
-        assert a.legal_actions() == b.legal_actions()
-        for p in range(3):
-          assert (a.information_state_string(p) ==
-                  b.information_state_string(p))
-      # Folding rarely, so that many games reach the river.
-      legal = a.legal_actions()
-      calm = [x for x in legal if x != poker.FOLD]
-      action = int(rng.choice(calm if rng.random() < 0.9 else legal))
-      a.apply_action(action)
-      b.apply_action(action)
-    assert b.is_terminal()
-    assert a.returns() == b.returns()
-    assert sum(a.returns()) == 0
-    river += len(a.board_cards()) == 5
-  assert river > 50
+  assert replay_against_acpc("nfsp_lhe3", ACPC_3P_LIMIT, 300, 0.1) > 50
 
 
 def test_order_blinds_and_the_fold_slot():

@@ -23,8 +23,6 @@ The match table goes to `data/fig3_5_lhe/matches.csv`, the plot to
 `fig3_5_lhe.png`.
 """
 
-import argparse
-import csv
 import os
 import subprocess
 import sys
@@ -33,6 +31,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # pylint: disable=g-import-not-at-top
 import pyspiel
+
+import figure_runs  # docs/figures/figure_runs.py
 
 import nfsp_spiel  # noqa: F401
 from nfsp_spiel import evaluation
@@ -88,17 +88,9 @@ def evaluate(args):
     for player, opponent, first, second in matches:
       result = evaluation.head_to_head(game, first, second,
                                        num_deals=args.deals, seed=args.seed)
-      rows.append({"episodes": episodes, "player": player,
-                   "opponent": opponent,
-                   "mbb_per_hand": round(result.mbb_per_hand, 2),
-                   "mbb_stderr": round(result.mbb_stderr, 2)})
-      print(rows[-1], flush=True)
-  out = os.path.join(HERE, "data", "fig3_5_lhe")
-  os.makedirs(out, exist_ok=True)
-  with open(os.path.join(out, "matches.csv"), "w", newline="") as f:
-    writer = csv.DictWriter(f, list(rows[0]))
-    writer.writeheader()
-    writer.writerows(rows)
+      rows.append(figure_runs.match_row(
+          result, episodes=episodes, player=player, opponent=opponent))
+  figure_runs.write_rows("fig3_5_lhe", rows)
   _plot(rows)
 
 
@@ -126,23 +118,7 @@ def _plot(rows):
 
 
 def main():
-  parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-  parser.add_argument("command", choices=["train", "evaluate"])
-  parser.add_argument("--episodes", default="1e7,1e8,1e9,1e10,1.3e10",
-                      help="The decades (episodes per search) of the "
-                      "snapshots.")
-  parser.add_argument("--threads", type=int, default=None,
-                      help="Simulation threads per search (default: all "
-                      "cores).")
-  parser.add_argument("--runs", default=os.path.join(ROOT, "runs",
-                                                     "fig3_5_lhe"))
-  parser.add_argument("--deals", type=int, default=2000)
-  parser.add_argument("--seed", type=int, default=0)
-  args = parser.parse_args()
-  if args.command == "train":
-    train(args)
-  else:
-    evaluate(args)
+  figure_runs.train_evaluate_main(__doc__, train, evaluate, "1e7,1e8,1e9,1e10,1.3e10", "fig3_5_lhe")
 
 
 if __name__ == "__main__":

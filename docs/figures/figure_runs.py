@@ -4,6 +4,8 @@ Each figure script in this folder writes `<figure>.png` here and its curves
 to `data/<figure>/<run>/curve.csv` (through nfsp_spiel's evaluation logger).
 """
 
+import argparse
+import csv
 import os
 import statistics
 
@@ -143,3 +145,44 @@ def draw_seeds(axes, curves, colour, label):
   else:
     label = f"{label} (1 seed)"
   axes.plot(steps, means, color=colour, label=label)
+
+
+def train_evaluate_main(doc, train, evaluate, episodes, runs):
+  """The command line of the search figure scripts (fig. 3.5, table 3.3):
+  `train` (resumable through the training binary) or `evaluate`, with
+  `--episodes` (default `episodes`), `--threads`, `--runs` (default
+  `<repository>/runs/<runs>`), `--deals` and `--seed`."""
+  parser = argparse.ArgumentParser(
+      description=doc.split("\n\n")[0].replace("\n", " "))
+  parser.add_argument("command", choices=["train", "evaluate"])
+  parser.add_argument("--episodes", default=episodes,
+                      help="Episodes per search (a list: the snapshots).")
+  parser.add_argument("--threads", type=int, default=None,
+                      help="Simulation threads per search (default: all "
+                      "cores).")
+  parser.add_argument("--runs", default=os.path.join(
+      os.path.dirname(os.path.dirname(HERE)), "runs", runs))
+  parser.add_argument("--deals", type=int, default=2000)
+  parser.add_argument("--seed", type=int, default=0)
+  args = parser.parse_args()
+  (train if args.command == "train" else evaluate)(args)
+
+
+def match_row(result, **columns):
+  """A match table's row: `columns`, then the result's mbb/h and its
+  standard error (printed as it is made)."""
+  row = {**columns, "mbb_per_hand": round(result.mbb_per_hand, 2),
+         "mbb_stderr": round(result.mbb_stderr, 2)}
+  print(row, flush=True)
+  return row
+
+
+def write_rows(figure, rows):
+  """`data/<figure>/matches.csv` from a list of dicts."""
+  out = os.path.join(HERE, "data", figure)
+  os.makedirs(out, exist_ok=True)
+  with open(os.path.join(out, "matches.csv"), "w", newline="",
+            encoding="utf-8") as f:
+    writer = csv.DictWriter(f, list(rows[0]))
+    writer.writeheader()
+    writer.writerows(rows)

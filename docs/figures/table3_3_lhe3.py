@@ -18,13 +18,13 @@ standard errors:
 The table goes to `data/table3_3_lhe3/matches.csv`.
 """
 
-import argparse
-import csv
 import os
 import subprocess
 import sys
 
 import pyspiel
+
+import figure_runs  # docs/figures/figure_runs.py
 
 import nfsp_spiel  # noqa: F401
 from nfsp_spiel import evaluation
@@ -71,36 +71,14 @@ def evaluate(args):
       result = evaluation.three_player_match(game, policy, opponent,
                                              num_deals=args.deals,
                                              seed=args.seed)
-      rows.append({"player": label, "opponents": f"2x {name}",
-                   "episodes": episodes[label],
-                   "mbb_per_hand": round(result.mbb_per_hand, 2),
-                   "mbb_stderr": round(result.mbb_stderr, 2)})
-      print(rows[-1], flush=True)
-  out = os.path.join(HERE, "data", "table3_3_lhe3")
-  os.makedirs(out, exist_ok=True)
-  with open(os.path.join(out, "matches.csv"), "w", newline="") as f:
-    writer = csv.DictWriter(f, list(rows[0]))
-    writer.writeheader()
-    writer.writerows(rows)
+      rows.append(figure_runs.match_row(
+          result, player=label, opponents=f"2x {name}",
+          episodes=episodes[label]))
+  figure_runs.write_rows("table3_3_lhe3", rows)
 
 
 def main():
-  parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-  parser.add_argument("command", choices=["train", "evaluate"])
-  parser.add_argument("--episodes", default="1e8",
-                      help="Episodes per search.")
-  parser.add_argument("--threads", type=int, default=None,
-                      help="Simulation threads per search (default: all "
-                      "cores).")
-  parser.add_argument("--runs", default=os.path.join(ROOT, "runs",
-                                                     "table3_3_lhe3"))
-  parser.add_argument("--deals", type=int, default=2000)
-  parser.add_argument("--seed", type=int, default=0)
-  args = parser.parse_args()
-  if args.command == "train":
-    train(args)
-  else:
-    evaluate(args)
+  figure_runs.train_evaluate_main(__doc__, train, evaluate, "1e8", "table3_3_lhe3")
 
 
 if __name__ == "__main__":

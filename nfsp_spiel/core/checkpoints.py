@@ -199,3 +199,25 @@ def _damaged(path, error):
                          f"({type(error).__name__}: {error}); it was left "
                          "as it is")
 
+
+
+def save_compressed(path, settings, **arrays):
+  """Writes `arrays` and the JSON `settings` to a compressed .npz through a
+  temporary file (an interrupted save leaves the previous one): the
+  searches' greedy profiles."""
+  path = path_of(path)
+  temporary = temporary_path(path)
+  np.savez_compressed(temporary, settings=json.dumps(settings), **arrays)
+  os.replace(temporary, path)
+  return path
+
+
+def load_compressed(path, names, what):
+  """({name: array}, settings) from `save_compressed`'s file, or a
+  ValueError naming what the file holds instead of `what`."""
+  with np.load(path_of(path), allow_pickle=False) as data:
+    if any(name not in data.files for name in (*names, "settings")):
+      raise ValueError(f"path={path!r} holds {sorted(data.files)}, not "
+                       f"{what} ({', '.join(names)}, settings)")
+    return ({name: data[name] for name in names},
+            json.loads(str(data["settings"])))

@@ -39,7 +39,6 @@ thesis' program of this kind, SmooCT, came second in the 2014 ACPC.
 """
 
 import dataclasses
-import json
 import os
 
 import numba
@@ -359,22 +358,15 @@ class GreedyProfile(policy_lib.Policy):
   def save(self, path):
     """Writes the profile and its settings to a compressed .npz (through a
     temporary file: an interrupted save leaves the previous one)."""
-    path = checkpoints.path_of(path)
-    temporary = checkpoints.temporary_path(path)
-    np.savez_compressed(temporary, choice=self.choice,
-                        settings=json.dumps(self.settings))
-    os.replace(temporary, path)
-    return path
+    return checkpoints.save_compressed(path, self.settings,
+                                       choice=self.choice)
 
   @classmethod
   def load(cls, game, path, tables=None):
     """The profile `save` wrote to `path`."""
-    with np.load(checkpoints.path_of(path), allow_pickle=False) as data:
-      if "choice" not in data.files:
-        raise ValueError(f"path={path!r} holds {sorted(data.files)}, not a "
-                         "greedy profile (choice, settings)")
-      return cls(game, data["choice"], json.loads(str(data["settings"])),
-                 tables=tables)
+    arrays, settings = checkpoints.load_compressed(path, ("choice",),
+                                                   "a greedy profile")
+    return cls(game, arrays["choice"], settings, tables=tables)
 
 
 # In the package's data folder (setup.py's package_data).

@@ -30,8 +30,6 @@ Two different states share a row only if their hashes collide, about once in
 """
 
 import dataclasses
-import json
-import os
 
 import numba
 import numpy as np
@@ -436,20 +434,12 @@ class GreedyProfile3(policy_lib.Policy):
   def save(self, path):
     """Writes the profile and its settings to a compressed .npz (through a
     temporary file: an interrupted save leaves the previous one)."""
-    path = checkpoints.path_of(path)
-    temporary = checkpoints.temporary_path(path)
-    np.savez_compressed(temporary, keys=self.keys, choice=self.choice,
-                        settings=json.dumps(self.settings))
-    os.replace(temporary, path)
-    return path
+    return checkpoints.save_compressed(path, self.settings, keys=self.keys,
+                                       choice=self.choice)
 
   @classmethod
   def load(cls, game, path, tables=None):
     """The profile `save` wrote to `path`."""
-    with np.load(checkpoints.path_of(path), allow_pickle=False) as data:
-      if "keys" not in data.files:
-        raise ValueError(f"path={path!r} holds {sorted(data.files)}, not a "
-                         "three-player greedy profile (keys, choice, "
-                         "settings)")
-      return cls(game, data["keys"], data["choice"],
-                 json.loads(str(data["settings"])), tables)
+    arrays, settings = checkpoints.load_compressed(
+        path, ("keys", "choice"), "a three-player greedy profile")
+    return cls(game, arrays["keys"], arrays["choice"], settings, tables)
