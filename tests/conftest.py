@@ -128,3 +128,13 @@ def pytest_collection_modifyitems(config, items):
   if missing:
     raise ValueError(f"tests/conftest.py SLOW names tests that do not "
                      f"exist: {missing}")
+
+
+@pytest.fixture(scope="session")
+def fake_tables():
+  """E[HS^2] tables by board of the real shapes whose bucket is (canonical
+  board + pair) modulo the bucket count (`board_buckets.stand_ins`, ~14 s
+  to build, once per worker): the searches' bookkeeping and the matches do
+  not need real E[HS^2] values."""
+  from nfsp_spiel.poker import board_buckets  # pylint: disable=g-import-not-at-top
+  return board_buckets.stand_ins()

@@ -21,11 +21,6 @@ def game():
 
 
 @pytest.fixture(scope="module")
-def fake_tables():
-  return board_buckets.stand_ins()
-
-
-@pytest.fixture(scope="module")
 def mixed_profile(game, fake_tables):
   """A greedy profile with a choice at half of the information states and
   uniform play at the rest: deterministic and random decisions both."""

@@ -27,14 +27,6 @@ def tree():
   return smooth_uct_lhe.betting_tree()
 
 
-@pytest.fixture(scope="module")
-def fake_tables():
-  """Tables by board of the real shapes whose bucket is (canonical board +
-  pair) modulo the bucket count: the simulator's bookkeeping does not need
-  real E[HS^2] values."""
-  return board_buckets.stand_ins()
-
-
 def _play(game, rng, num_games, decide):
   """Plays `num_games` games of `game` with chance from `rng`; at each
   decision `decide(state)` checks what it wants and returns the action."""

@@ -8,18 +8,12 @@ import nfsp_spiel  # noqa: F401
 from nfsp_spiel import evaluation
 from nfsp_spiel import smooth_uct
 from nfsp_spiel.games import poker
-from nfsp_spiel.poker import board_buckets
 from nfsp_spiel.smooth_uct import lhe3
 
 
 @pytest.fixture(scope="module")
 def game():
   return pyspiel.load_game("nfsp_lhe3")
-
-
-@pytest.fixture(scope="module")
-def fake_tables():
-  return board_buckets.stand_ins()
 
 
 def test_the_kernels_rules_are_the_games(game):
