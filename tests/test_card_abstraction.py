@@ -357,9 +357,9 @@ def test_preflop_routes_agree():
   means, and the mean over flops of the flop values (from the turn pass)."""
   values = ca.preflop_values()
   turn = np.full(ca.INDEX_SIZES[2], np.nan)
-  ca._turn_pass(turn)
+  ca.turn_pass(turn, True)
   flop = np.empty(ca.INDEX_SIZES[1])
-  ca._flop_pass(turn, flop)
+  ca.flop_pass(turn, flop, 47)
   holes = np.array([ca.hand_from_index(i, 0) for i in range(169)])
   hands = _flop_hands(holes)
   _, indices = _keys_and_indices(hands)

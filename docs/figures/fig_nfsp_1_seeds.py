@@ -33,12 +33,19 @@ SIZES = (8, 16, 32, 64, 128)
 RUNS = {  # run: the training binary's flags
     **{f"hidden_{size}": ["--hidden_layers", str(size)] for size in SIZES},
     "dqn": ["--preset", "dqn", "--eval_policies", "average,best_response"],
+    "eta_0.5": ["--eta", "0.5"],
+    "sliding_window": ["--sl_memory_kind", "sliding_window"],
+    "exponential_reservoir": ["--sl_memory_kind", "exponential_reservoir"],
 }
 PANELS = {
     "1a": {f"[{size}]": f"hidden_{size}" for size in SIZES},
+    "1b": {"NFSP (reservoir, eta 0.1)": "hidden_64", "eta 0.5": "eta_0.5",
+           "sliding window": "sliding_window",
+           "exp. reservoir": "exponential_reservoir"},
     "1c": {"NFSP [64]": "hidden_64", "DQN": "dqn"},
 }
-TITLES = {"1a": "hidden layer sizes", "1c": "NFSP against DQN"}
+TITLES = {"1a": "hidden layer sizes", "1b": "NFSP against its ablations",
+          "1c": "NFSP against DQN"}
 FIGURE = "nfsp_fig1_seeds"
 ROOT = os.path.dirname(os.path.dirname(figure_runs.HERE))
 

@@ -9,7 +9,8 @@ own tools take them (`bots` wraps any policy as one `pyspiel.Bot` per seat):
 * `EquityThreshold`: raises when its check-down equity against a uniformly
   random holding is at least `raise_at`, calls when the equity covers the pot
   odds (asked / (pot + asked)), else folds (checks when free). Equity is exact
-  from the flop on (`hand_ranks.checkdown_scores`), and preflop a mean over
+  from the flop on, looked up in `poker.equity_tables` (built in about a
+  minute on first use, then cached on disk), and preflop a mean over
   `runouts` random boards, cached per holding class (169).
 """
 
@@ -22,6 +23,7 @@ from open_spiel.python.bots import policy as policy_bot
 from nfsp_spiel.evaluation import batched_matches
 from nfsp_spiel.games import cards
 from nfsp_spiel.games import nfsp_lhe
+from nfsp_spiel.poker import equity_tables
 from nfsp_spiel.poker import hand_ranks
 from nfsp_spiel.games import poker
 
@@ -77,27 +79,23 @@ def _preflop_equity(high, low, suited, runouts):
   return float(np.nanmean(scores))
 
 
-def equity_against_uniform(hole, board, runouts=2000):
+def equity_against_uniform(hole, board, runouts=2000, tables=None):
   """Check-down equity of `hole` on `board` against a uniformly random
-  holding: exact from the flop on, sampled preflop."""
-  if not board:
+  holding: exact from the flop on (`equity_tables`, or `tables` of theirs),
+  sampled preflop."""
+  if not len(board):
     high, low = sorted((hole[0] // 4, hole[1] // 4), reverse=True)
     return _preflop_equity(high, low, hole[0] % 4 == hole[1] % 4, runouts)
-  return _postflop_equity(tuple(sorted(hole)), tuple(sorted(board)))
-
-
-# A flop's exact equity takes ~50 ms (1081 holdings x 990 run-outs); a match
-# asks it again in each seating of a deal and at each decision of a round.
-@functools.lru_cache(maxsize=2**16)
-def _postflop_equity(hole, board):
-  return float(np.nanmean(hand_ranks.checkdown_scores(
-      list(hole), list(board), cards.holdings(range(52)))))
+  return float(equity_tables.postflop_equities(
+      [hole], [board], [len(board)], tables)[0])
 
 
 class EquityThreshold(policy_lib.Policy):
   """Equity against a random holding decides; see the module docstring."""
 
-  def __init__(self, game, raise_at=0.6, runouts=2000):
+  def __init__(self, game, raise_at=0.6, runouts=2000, tables=None):
+    """`tables`: `equity_tables.Tables` (default: the cached ones, built on
+    first use)."""
     check_holdem(game, "EquityThreshold")
     if game.num_players() != 2:
       raise ValueError(f"EquityThreshold plays heads-up (pot odds against "
@@ -107,38 +105,45 @@ class EquityThreshold(policy_lib.Policy):
     if runouts < 1:
       raise ValueError(f"runouts={runouts}: at least 1 sampled run-out")
     super().__init__(game, [0, 1])
-    self.raise_at, self.runouts = raise_at, runouts
+    self.raise_at, self.runouts, self.tables = raise_at, runouts, tables
 
   def action_probabilities(self, state, player_id=None):
     player = state.current_player() if player_id is None else player_id
     equity = equity_against_uniform(state.hole_cards(player),
-                                    state.board_cards(), self.runouts)
+                                    state.board_cards(), self.runouts,
+                                    self.tables)
     can_raise = poker.RAISE in state.legal_actions(player)
-    return {self._choose(equity, state.contributions(), player, can_raise):
-            1.0}
+    spent = np.array([state.contributions()])
+    return {int(self._choose(np.array([equity]), spent, np.array([player]),
+                             np.array([can_raise]))[0]): 1.0}
 
   def batch_action_probabilities(self, decisions):
-    """(n, 3) for `batched_matches`: the same rule row by row."""
+    """(n, 3) for `batched_matches`: the same rule on every row."""
+    num_board = np.asarray(nfsp_lhe.BOARD_CARDS)[decisions.round]
+    equities = np.empty(len(num_board))
+    postflop = num_board > 0
+    if postflop.any():
+      equities[postflop] = equity_tables.postflop_equities(
+          decisions.hole[postflop], decisions.board[postflop],
+          num_board[postflop], self.tables)
+    for row in np.flatnonzero(~postflop):
+      equities[row] = equity_against_uniform(decisions.hole[row].tolist(), [],
+                                             self.runouts)
+    choices = self._choose(equities, decisions.contributions(),
+                           decisions.player, decisions.legal[:, poker.RAISE] > 0)
     probs = np.zeros(decisions.legal.shape)
-    for row, (hole, board, r, player, spent, legal) in enumerate(zip(
-        decisions.hole.tolist(), decisions.board.tolist(),
-        decisions.round.tolist(), decisions.player.tolist(),
-        decisions.contributions().tolist(), decisions.legal)):
-      equity = equity_against_uniform(
-          hole, board[:nfsp_lhe.BOARD_CARDS[r]], self.runouts)
-      probs[row, self._choose(equity, spent, player,
-                              legal[poker.RAISE])] = 1.0
+    probs[np.arange(len(choices)), choices] = 1.0
     return probs
 
   def _choose(self, equity, spent, player, can_raise):
-    """Raise at `raise_at` equity, call when the equity covers the pot odds,
-    else fold (check when nothing is asked)."""
-    asked = spent[1 - player] - spent[player]
-    if can_raise and equity >= self.raise_at:
-      return poker.RAISE
-    if asked <= 0 or equity >= asked / (sum(spent) + asked):
-      return poker.CALL
-    return poker.FOLD
+    """Per row: raise at `raise_at` equity, call when the equity covers the
+    pot odds, else fold (check when nothing is asked)."""
+    rows = np.arange(len(player))
+    asked = spent[rows, 1 - player] - spent[rows, player]
+    with np.errstate(invalid="ignore", divide="ignore"):
+      covered = equity >= asked / (spent.sum(axis=1) + asked)
+    return np.where(can_raise & (equity >= self.raise_at), poker.RAISE,
+                    np.where((asked <= 0) | covered, poker.CALL, poker.FOLD))
 
 
 def bots(game, policy, seed=0):

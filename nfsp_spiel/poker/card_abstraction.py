@@ -403,9 +403,11 @@ def _river_scores(board, holdings, scores):
 
 
 @numba.njit(cache=True)
-def _turn_values(board):
-  """E[HS^2] of every holding off a 4-card `board`, as a 52 x 52 matrix
-  (entry [a, b] with a < b): the mean HS^2 over its 46 river cards."""
+def _turn_totals(board, squared):
+  """Per holding off a 4-card `board`, as a 52 x 52 matrix (entry [a, b]
+  with a < b), the sum over its 46 river cards of HS^2 (`squared`) or of the
+  river score 2 * wins + ties (an exact integer: E[HS] is the sum over
+  46 * 1980)."""
   total = np.zeros((52, 52))
   holdings = np.empty((_HOLDINGS, 2), np.int64)
   scores = np.empty(_HOLDINGS, np.int64)
@@ -415,9 +417,19 @@ def _turn_values(board):
     river[4] = card
     _river_scores(river, holdings, scores)
     for h in range(_HOLDINGS):
-      strength = scores[h] / (2.0 * _OPPONENTS)
-      total[holdings[h, 0], holdings[h, 1]] += strength * strength
-  return total / 46
+      if squared:
+        strength = scores[h] / (2.0 * _OPPONENTS)
+        total[holdings[h, 0], holdings[h, 1]] += strength * strength
+      else:
+        total[holdings[h, 0], holdings[h, 1]] += scores[h]
+  return total
+
+
+@numba.njit(cache=True)
+def _turn_values(board):
+  """E[HS^2] of every holding off a 4-card `board`, as a 52 x 52 matrix
+  (entry [a, b] with a < b): the mean HS^2 over its 46 river cards."""
+  return _turn_totals(board, True) / 46
 
 
 @numba.njit(cache=True)
@@ -453,12 +465,15 @@ def _river_pass(river, preflop_sums, preflop_weights):
 
 
 @numba.njit(cache=True)
-def _turn_pass(turn):
-  """E[HS^2] of every turn index, over 4-card boards up to isomorphism."""
+def turn_pass(turn, squared):
+  """Over 4-card boards up to isomorphism, writes every turn index's E[HS^2]
+  (`squared`) or its sum of river scores (`_turn_totals`) into `turn`."""
   hole = np.empty(2, np.int64)
   for b in range(_OFFSETS[_BOARD4, -1]):
     board = _unindex(b, _BOARD4)
-    values = _turn_values(board)
+    values = _turn_totals(board, squared)
+    if squared:
+      values = values / 46
     deck = _deck(board)
     for i in range(len(deck)):
       for j in range(i + 1, len(deck)):
@@ -467,8 +482,9 @@ def _turn_pass(turn):
 
 
 @numba.njit(cache=True)
-def _flop_pass(turn, flop):
-  """E[HS^2] of every flop index: the mean of its 47 turn values."""
+def flop_pass(turn, flop, divisor):
+  """Writes every flop index's sum of its 47 turn values over `divisor`
+  into `flop` (47: their mean, E over turn of E over river)."""
   board = np.empty(4, np.int64)
   for i in range(len(flop)):
     hand = hand_from_index(i, 3)
@@ -477,7 +493,7 @@ def _flop_pass(turn, flop):
     for card in _deck(hand):
       board[3] = card
       total += turn[hand_index(hand[:2], board)]
-    flop[i] = total / 47
+    flop[i] = total / divisor
 
 
 @numba.njit(cache=True)
@@ -560,7 +576,7 @@ def build_tables(log=logging.info):
 
   start = time.perf_counter()
   turn_values = np.full(INDEX_SIZES[2], np.nan)
-  _turn_pass(turn_values)
+  turn_pass(turn_values, True)
   if np.isnan(turn_values).any():
     raise RuntimeError("the turn pass missed some turn indices")
   turn = np.empty(INDEX_SIZES[2], np.uint16)
@@ -570,7 +586,7 @@ def build_tables(log=logging.info):
 
   start = time.perf_counter()
   flop_values = np.empty(INDEX_SIZES[1])
-  _flop_pass(turn_values, flop_values)
+  flop_pass(turn_values, flop_values, 47)
   flop = np.empty(INDEX_SIZES[1], np.uint16)
   _to_buckets(flop_values, NUM_BUCKETS[1], flop)
   seconds["flop"] = time.perf_counter() - start
