@@ -82,3 +82,16 @@ def test_a_bad_sweep_is_one_line(tmp_path):
   last = result.stderr.strip().splitlines()[-1]
   assert last.startswith("--sweep=learning_rat=0.1,0.2: give name=value1,"
                          "value2,... with a name of ") and "eta" in last
+
+
+def test_learn_locksteps_is_refused_where_it_does_not_apply(tmp_path):
+  """Grouped learning sets one batched run's learning: one line naming the
+  flag, not a silently ignored setting."""
+  result = subprocess.run(_command(tmp_path, "--seeds=0,2",
+                                   "--learn_locksteps=8"),
+                          capture_output=True, text=True, timeout=300,
+                          check=False)
+  assert result.returncode == 1 and "Traceback" not in result.stderr
+  assert result.stderr.strip().splitlines()[-1].endswith(
+      "--learn_locksteps=8 sets one batched self-play run's learning "
+      "(--driver=selfplay, no --actors, --seeds or --sweep)")

@@ -11,6 +11,7 @@ from nfsp_spiel import evaluation
 from nfsp_spiel import nfsp
 from nfsp_spiel import selfplay
 from nfsp_spiel.core import checkpoints
+from nfsp_spiel.nfsp import fused_learning
 
 SMALL = nfsp.NFSPConfig(best_response=nfsp.DQNConfig(memory_capacity=5000),
                         sl_memory_capacity=20000, learn_every=16,
@@ -125,29 +126,72 @@ def test_state_games_play_games_too_large_for_a_tree():
   assert agents[0].episodes >= 200 and int(agents[0].best_response_learner.updates.numpy()) > 0
 
 
-def _resumed_halfway(game, config, path):
+def _resumed_halfway(game, config, path, **settings):
   """Agents that played 1500 of 3000 episodes, were checkpointed to `path`,
   restored into fresh agents, and played the rest."""
   driver = selfplay.SelfPlay(game, nfsp.agents_for(game, config, seed=2),
-                             num_games=16, seed=3)
+                             num_games=16, seed=3, **settings)
   driver.play(1500)
   driver.save(path)
   resumed = nfsp.agents_for(game, config, seed=99)
-  again = selfplay.SelfPlay.restore(game, path, resumed, num_games=16, seed=3)
+  again = selfplay.SelfPlay.restore(game, path, resumed, num_games=16, seed=3,
+                                    **settings)
   assert again.episodes == driver.episodes
   again.play(3000 - again.episodes)
   return resumed
 
 
-def test_resumed_run_equals_an_uninterrupted_one(tmp_path):
+@pytest.mark.parametrize("learn_locksteps", [1, 3])
+def test_resumed_run_equals_an_uninterrupted_one(tmp_path, learn_locksteps):
+  """With grouped learning the save falls between two groups' calls (1500
+  episodes of 16 games: not a multiple of 3 locksteps here)."""
   game = pyspiel.load_game("kuhn_poker")
   straight = nfsp.agents_for(game, SMALL, seed=2)
-  selfplay.SelfPlay(game, straight, num_games=16, seed=3).play(3000)
-  resumed = _resumed_halfway(game, SMALL, str(tmp_path / "run.npz"))
+  selfplay.SelfPlay(game, straight, num_games=16, seed=3,
+                    learn_locksteps=learn_locksteps).play(3000)
+  resumed = _resumed_halfway(game, SMALL, str(tmp_path / "run.npz"),
+                             learn_locksteps=learn_locksteps)
   for a, b in zip(straight, resumed):
     for x, y in zip(a.best_response_learner.weights, b.best_response_learner.weights):
       np.testing.assert_array_equal(x, y)
     assert a.steps == b.steps
+
+
+def test_grouped_learning_is_learning_deferred():
+  """Learning every 4 locksteps is the run whose agents make the calls that
+  fell due in the last 4 locksteps then, in `call_groups`, each agent
+  through its own `learn` (a compiled call per agent, not one for all):
+  same games, memories, random states and weights."""
+  game = pyspiel.load_game("kuhn_poker")
+  grouped = nfsp.agents_for(game, SMALL, seed=5)
+  driver = selfplay.SelfPlay(game, grouped, num_games=16, seed=6,
+                             learn_locksteps=4)
+  deferred = nfsp.agents_for(game, SMALL, seed=5)
+  reference = selfplay.SelfPlay(game, deferred, num_games=16, seed=6,
+                                learn=False)
+  waiting = np.zeros(2, int)
+  for lockstep in range(1, 201):
+    driver.step()
+    waiting += reference.move()
+    if lockstep % 4 == 0:
+      for group in fused_learning.call_groups(waiting.tolist()):
+        for agent, calls in zip(deferred, group):
+          if calls:
+            agent.learn(calls)
+      waiting[:] = 0
+    reference.end_episodes()
+  for a, b in zip(grouped, deferred):
+    assert int(a.best_response_learner.updates.numpy()) > 20
+    assert int(a.best_response_learner.updates.numpy()) == int(
+        b.best_response_learner.updates.numpy())
+    np.testing.assert_array_equal(a.sl_memory_records(),
+                                  b.sl_memory_records())
+    assert a.rng.bit_generator.state == b.rng.bit_generator.state
+    for x, y in zip([*a.best_response_learner.weights,
+                     *a.average_policy.weights],
+                    [*b.best_response_learner.weights,
+                     *b.average_policy.weights]):
+      np.testing.assert_array_equal(x, y)
 
 
 # Slow (100 s): 100k episodes. NFSP learning in the default run:
@@ -188,6 +232,11 @@ def test_bad_input(tmp_path):
                               num_games=8)
   with pytest.raises(ValueError, match="backend='gpu'"):
     selfplay.SelfPlay(game, agents, backend="gpu")
+  with pytest.raises(ValueError, match="learn_locksteps=0: a whole number"):
+    selfplay.SelfPlay(game, agents, learn_locksteps=0)
+  with pytest.raises(ValueError, match="learn_locksteps: absent there, 2 here"):
+    selfplay.SelfPlay.restore(game, path, nfsp.agents_for(game, SMALL),
+                              num_games=4, learn_locksteps=2)
   agents_only = nfsp.save_agents(str(tmp_path / "agents.npz"), game, agents)
   with pytest.raises(ValueError, match="driver: absent there, "
                      "'selfplay/TreeGames' here"):

@@ -121,22 +121,6 @@ def _load_game(name):
   return pyspiel.load_game(name)  # the package's games are registered now
 
 
-_MOST_CALLS = 8  # fused learning calls per compiled call
-
-
-def _call_groups(due):
-  """Splits each agent's due learning calls into `FusedLearning` groups of
-  a power of two (up to `_MOST_CALLS`) calls, the same for every agent
-  with calls left: it compiles a function per group shape, and a chunk's
-  counts vary, so that few shapes ever compile."""
-  due = list(due)
-  while any(due):
-    least = min(d for d in due if d)
-    size = min(_MOST_CALLS, 1 << (least.bit_length() - 1))
-    yield [size if d else 0 for d in due]
-    due = [d - size if d else 0 for d in due]
-
-
 class Learner:
   """The agents, their memories and networks (a Ray actor's class)."""
 
@@ -174,8 +158,7 @@ class Learner:
     for agent in self.agents:
       agent.count_episodes(chunk["episodes"])
     self.episodes += chunk["episodes"]
-    for calls in _call_groups(due):
-      self._learning.learn(self.agents, calls)
+    self._learning.learn_in_groups(self.agents, due)
     publication = self.publication()
     self.busy_seconds += time.perf_counter() - started
     return publication

@@ -16,6 +16,21 @@ import weakref
 
 from nfsp_spiel.core.quiet_tensorflow import tf
 
+MOST_CALLS = 8  # learning calls of an agent per compiled call, in groups
+
+
+def call_groups(due):
+  """Splits each agent's due learning calls into groups of a power of two
+  (up to `MOST_CALLS`) calls, the same for every agent with calls left:
+  each group shape compiles once, and counts that vary from one chunk of
+  locksteps to the next then compile few shapes."""
+  due = list(due)
+  while any(due):
+    least = min(d for d in due if d)
+    size = min(MOST_CALLS, 1 << (least.bit_length() - 1))
+    yield [size if d else 0 for d in due]
+    due = [d - size if d else 0 for d in due]
+
 
 class FusedLearning:
   """Makes agents' due learning calls in one compiled call; see the module
@@ -50,6 +65,12 @@ class FusedLearning:
       outputs = self._functions[signature](*batches)
     for (agent, _, ready, _), (losses, weights) in zip(plans, outputs):
       agent.take_learning(ready, losses, weights)
+
+  def learn_in_groups(self, agents, calls):
+    """`learn(agents, calls)` made as `call_groups(calls)`: for the calls
+    of several locksteps at once (an agent's calls stay in order)."""
+    for group in call_groups(calls):
+      self.learn(agents, group)
 
 
 def _compile(plans):
