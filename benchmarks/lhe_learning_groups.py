@@ -1,6 +1,8 @@
 """NFSP on Limit Hold'em (`NFSPConfig.lhe()`): the batched driver learning
 every lockstep against learning every G locksteps in groups
-(`SelfPlay(learn_locksteps=G)`), side by side in one process.
+(`SelfPlay(learn_locksteps=G)`), in float32 and, where the machine has
+bfloat16 units, in mixed precision (`--precisions float32,bfloat16`), side
+by side in one process.
 
 Each variant is its own run (same seed), warmed up past the 1000 records
 learning waits for and past the compiles of its call shapes, then timed in
@@ -9,6 +11,7 @@ reach every variant alike. Game steps/s is the figure to compare (the
 learning calls are per step; episode lengths change as the policies learn).
 
   python benchmarks/lhe_learning_groups.py --groups 1,2,4,8 --windows 4
+  python benchmarks/lhe_learning_groups.py --groups 8 --precisions float32,bfloat16
 """
 
 import time
@@ -23,6 +26,7 @@ from nfsp_spiel import selfplay
 
 FLAGS = flags.FLAGS
 flags.DEFINE_list("groups", ["1", "8"], "learn_locksteps values.")
+flags.DEFINE_list("precisions", ["float32"], "NFSPConfig.precision values.")
 flags.DEFINE_integer("warmup_episodes", 3000, "Episodes before the warm-up "
                      "window.")
 flags.DEFINE_float("warmup_seconds", 60, "Untimed seconds per variant after "
@@ -34,8 +38,8 @@ flags.DEFINE_string("device", None, "TensorFlow device (None: TF's choice).")
 
 class _Variant:
 
-  def __init__(self, game, learn_locksteps):
-    config = nfsp.NFSPConfig.lhe(device=FLAGS.device)
+  def __init__(self, game, learn_locksteps, precision):
+    config = nfsp.NFSPConfig.lhe(device=FLAGS.device, precision=precision)
     self.agents = nfsp.agents_for(game, config, seed=0)
     self.driver = selfplay.SelfPlay(game, self.agents, num_games=128, seed=0,
                                     learn_locksteps=learn_locksteps)
@@ -55,20 +59,22 @@ class _Variant:
 def main(argv):
   del argv
   game = pyspiel.load_game("nfsp_lhe")
-  variants = {int(g): _Variant(game, int(g)) for g in FLAGS.groups}
+  variants = {(int(g), precision): _Variant(game, int(g), precision)
+              for precision in FLAGS.precisions for g in FLAGS.groups}
   for variant in variants.values():
     variant.driver.play(FLAGS.warmup_episodes)
     variant.window(FLAGS.warmup_seconds, timed=False)
   for _ in range(FLAGS.windows):
     for variant in variants.values():
       variant.window(FLAGS.seconds)
-  base = variants[min(variants)]
+  base = next(iter(variants.values()))
   base_rate = base.steps / base.seconds
-  print("| learn_locksteps | game steps/s | vs every lockstep | episodes/s |")
-  print("| ---: | ---: | ---: | ---: |")
-  for group, variant in variants.items():
+  print("| learn_locksteps | precision | game steps/s | vs the first row | "
+        "episodes/s |")
+  print("| ---: | --- | ---: | ---: | ---: |")
+  for (group, precision), variant in variants.items():
     rate = variant.steps / variant.seconds
-    print(f"| {group} | {rate:,.0f} | {rate / base_rate:.2f}x | "
+    print(f"| {group} | {precision} | {rate:,.0f} | {rate / base_rate:.2f}x | "
           f"{variant.episodes / variant.seconds:,.1f} |")
 
 

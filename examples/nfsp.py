@@ -116,6 +116,10 @@ flags.DEFINE_enum("init", None, ["torch", "glorot"], "Starting weights "
                   "(preset's).")
 flags.DEFINE_string("device", None, "TensorFlow device, e.g. /GPU:0 or "
                     "/CPU:0 (default: TensorFlow's choice).")
+flags.DEFINE_enum("precision", None, list(nfsp_config.PRECISIONS),
+                  "The learning calls' matrix products (preset's: float32); "
+                  "bfloat16 where the machine has bfloat16 units (a GPU, "
+                  "a CPU with avx512_bf16 or amx_bf16).")
 flags.DEFINE_enum("driver", "selfplay", ["selfplay", "rl_environment"],
                   "Batched self-play, or OpenSpiel's RL loop one game at a "
                   "time.")
@@ -173,7 +177,7 @@ CONFIG_FLAGS = {
         "rl_learning_rate", "epsilon_start", "epsilon_schedule",
         "epsilon_decay", "learn_every", "target_refit_every",
         "min_memory_to_learn", "reward_scale", "init", "memory_dtype",
-        "device")}}
+        "device", "precision")}}
 
 
 def make_config():
@@ -592,6 +596,11 @@ def main(argv):
                          "in both seats, so an even number")
   game = run_flags.load_game(FLAGS.game)
   config = make_config()
+  from nfsp_spiel.nfsp import networks  # pylint: disable=g-import-not-at-top
+  try:
+    networks.check_precision(config.precision, config.device)
+  except ValueError as error:
+    raise app.UsageError(f"--precision={config.precision}: {error}") from None
   metric = _column(game, _policies(config)[0])
   if _population_flags():
     members = population_members(config)

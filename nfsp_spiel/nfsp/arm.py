@@ -233,7 +233,7 @@ class ARM:
     first (Q+_0 = 0)."""
     weights = self.network.weights if weights is None else weights
     iterations = self.iterations if iterations is None else iterations
-    outputs = networks.outputs(weights, states)
+    outputs = networks.outputs(weights, states, self.config.precision)
     advantage = tf.gather(outputs, actions, batch_dims=1) - outputs[:, -1]
     return tf.where(iterations > 0, tf.nn.relu(advantage), 0.0)
 
@@ -245,14 +245,15 @@ class ARM:
     if target_weights is None:
       target_weights = self.target_network.weights
     value_targets = returns + bootstrap_weights * networks.outputs(
-        target_weights, bootstrap_states)[:, -1]
+        target_weights, bootstrap_states, self.config.precision)[:, -1]
     return value_targets, carried + value_targets
 
   def loss(self, states, actions, value_targets, advantage_targets,
            weights=None):
     """Mean squared error of V plus that of Q+ at the taken actions."""
     outputs = networks.outputs(
-        self.network.weights if weights is None else weights, states)
+        self.network.weights if weights is None else weights, states,
+        self.config.precision)
     values = outputs[:, -1]
     advantages = tf.gather(outputs, actions, batch_dims=1)
     return (tf.reduce_mean(tf.square(tf.stop_gradient(value_targets) - values))

@@ -129,7 +129,8 @@ class AveragePolicy:
       step_loss, new_weights = networks.sgd_update(
           lambda w: tf.reduce_mean(  # eq. 6.3
               tf.nn.sparse_softmax_cross_entropy_with_logits(
-                  actions, networks.outputs(w, states))),  # pylint: disable=cell-var-from-loop
+                  actions, networks.outputs(
+                      w, states, self.config.precision))),  # pylint: disable=cell-var-from-loop
           weights, settings["learning_rate"])
       weights = learner.select(active, new_weights, weights)
       loss = step_loss if update == 0 else learner.select(

@@ -40,6 +40,7 @@ from nfsp_spiel.core import checks
 from nfsp_spiel.core.quiet_tensorflow import tf
 from nfsp_spiel.nfsp import average_policy as average_policy_lib
 from nfsp_spiel.nfsp import fused_learning
+from nfsp_spiel.nfsp import networks
 from nfsp_spiel.nfsp import transitions
 from nfsp_spiel.nfsp.config import NFSPConfig
 from nfsp_spiel.nfsp.config import POLICIES
@@ -90,6 +91,7 @@ class BatchedAgent:
       raise ValueError(f"memory_dtype={config.memory_dtype!r} stores actions "
                        f"in a byte: num_actions={self.num_actions} needs "
                        "'float32'")
+    networks.check_precision(config.precision, config.device)
     with self.placement():
       self.best_response_learner = config.best_response.build(
           self.state_size, self.num_actions, config, self.rng)

@@ -32,6 +32,7 @@ SL_MEMORIES = ("reservoir", "exponential_reservoir", "sliding_window")
 EPSILON_SCHEDULES = ("polynomial", "inverse_sqrt", "linear", "exponential")
 INITIALISATIONS = ("torch", "glorot")  # nfsp_spiel.nfsp.networks' weights
 POLICIES = ("average", "best_response", "greedy_average")
+PRECISIONS = ("float32", "bfloat16")  # nfsp_spiel.nfsp.networks' products
 BEST_RESPONSES = ("dqn", "arm")  # the shipped learners' `kind`s
 # NFSP-ARM's hidden layers per game, from the authors' scripts
 # (`NFSPConfig.nfsp_arm`).
@@ -244,6 +245,12 @@ class NFSPConfig:
       greedy policy) or "greedy_average" (argmax Pi; sec. 4.3).
     device: TensorFlow device for the networks and updates ("/CPU:0",
       "/GPU:0"); None lets TensorFlow place them (a GPU when it sees one).
+    precision: the learning calls' matrix products, "float32" (the papers')
+      or "bfloat16" (mixed precision: bfloat16 products, float32 weights,
+      losses and updates; `networks.outputs`), for the large networks on
+      machines with bfloat16 units (a GPU; a CPU with avx512_bf16 or
+      amx_bf16), where it is checked when the agent is built. Acting stays
+      float32 (numpy).
   """
   best_response: object = DQNConfig()
   hidden_layers: tuple = (64,)
@@ -261,6 +268,7 @@ class NFSPConfig:
   memory_dtype: str = "float32"
   evaluation_policy: str = "average"
   device: str | None = None
+  precision: str = "float32"
 
   def __post_init__(self):
     object.__setattr__(self, "hidden_layers",
@@ -291,6 +299,7 @@ class NFSPConfig:
          "'float32', 'uint8' or 'bits'"),
         ("evaluation_policy", self.evaluation_policy in POLICIES,
          f"one of {POLICIES}"),
+        ("precision", self.precision in PRECISIONS, f"one of {PRECISIONS}"),
         *_positive_integers(self, ("sl_memory_capacity", "batch_size",
                                    "learn_every", "updates_per_learn",
                                    "min_memory_to_learn"))])

@@ -160,11 +160,13 @@ class DQN:
       if self.target_network is not None:
         targets = self.target_network.weights
     bootstrap = weights if targets is None else targets
-    next_values = networks.outputs(bootstrap, batch["next_state"])
+    next_values = networks.outputs(bootstrap, batch["next_state"],
+                                   self.config.precision)
     next_values += (1.0 - batch["next_legal"]) * _ILLEGAL
     target = batch["reward"] + (1.0 - batch["done"]) * tf.reduce_max(
         next_values, axis=1)
-    values = tf.gather(networks.outputs(weights, batch["state"]),
+    values = tf.gather(networks.outputs(weights, batch["state"],
+                                        self.config.precision),
                        batch["action"], batch_dims=1)
     return 0.5 * tf.reduce_mean(tf.square(tf.stop_gradient(target) - values))
 

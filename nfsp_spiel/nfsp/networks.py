@@ -8,10 +8,15 @@ any `tf.function` call from Python, and a batch of states costs one matrix
 product per layer either way.
 """
 
+import functools
+import pathlib
+
 import numpy as np
 
 from nfsp_spiel.core.quiet_tensorflow import tf
 from nfsp_spiel.nfsp.config import INITIALISATIONS
+
+_BFLOAT16_CPU_FLAGS = ("avx512_bf16", "amx_bf16")
 
 
 def initial_layer(fan_in, fan_out, init, rng):
@@ -67,15 +72,60 @@ class MLP(tf.Module):
       variable.assign(value)
 
 
-def outputs(weights, inputs):
+def outputs(weights, inputs, precision="float32"):
   """An MLP's outputs in TensorFlow from its weights as tensors
   ([w0, b0, w1, b1, ...]): the learning calls differentiate with respect to
   the weights as values, so that one member's update and a population's
-  stacked updates are the same function (`nfsp_spiel.nfsp.learner`)."""
+  stacked updates are the same function (`nfsp_spiel.nfsp.learner`).
+  `precision="bfloat16"`: each product's operands are cast to bfloat16 and
+  its result back to float32 (biases, activations and gradients with respect
+  to the float32 weights stay float32)."""
   hidden = inputs
   for i in range(0, len(weights) - 2, 2):
-    hidden = tf.nn.relu(tf.matmul(hidden, weights[i]) + weights[i + 1])
-  return tf.matmul(hidden, weights[-2]) + weights[-1]
+    hidden = tf.nn.relu(_product(hidden, weights[i], precision) +
+                        weights[i + 1])
+  return _product(hidden, weights[-2], precision) + weights[-1]
+
+
+def _product(inputs, weights, precision):
+  if precision == "float32":
+    return tf.matmul(inputs, weights)
+  return tf.cast(tf.matmul(tf.cast(inputs, tf.bfloat16),
+                           tf.cast(weights, tf.bfloat16)), tf.float32)
+
+
+@functools.lru_cache(maxsize=None)
+def _cpu_flags():
+  cpuinfo = pathlib.Path("/proc/cpuinfo")
+  if not cpuinfo.exists():
+    return frozenset()
+  for line in cpuinfo.read_text().splitlines():
+    if line.startswith("flags"):
+      return frozenset(line.split(":", 1)[1].split())
+  return frozenset()
+
+
+def bfloat16_units(device=None):
+  """Whether `device` (a TensorFlow device string; None: where TensorFlow
+  would place the networks) computes bfloat16 products in hardware: a GPU,
+  or a CPU with avx512_bf16 or amx_bf16 (elsewhere they are emulated,
+  slower than float32)."""
+  if device is None:
+    if tf.config.list_physical_devices("GPU"):
+      return True
+  elif "GPU" in device.upper():
+    return True
+  return any(flag in _cpu_flags() for flag in _BFLOAT16_CPU_FLAGS)
+
+
+def check_precision(precision, device=None):
+  """Raises ValueError where `precision="bfloat16"` would be emulated."""
+  if precision == "bfloat16" and not bfloat16_units(device):
+    raise ValueError(
+        f"precision='bfloat16': no bfloat16 units on device={device!r} (no "
+        f"GPU, and the CPU lacks {' and '.join(_BFLOAT16_CPU_FLAGS)}); "
+        "emulated products would be slower than float32: use "
+        "precision='float32'")
 
 
 def last_hidden(weights, inputs):

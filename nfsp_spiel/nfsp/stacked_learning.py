@@ -33,7 +33,7 @@ from nfsp_spiel.core.quiet_tensorflow import tf
 
 # Members' settings that must be equal: they set the stacked shapes.
 SHAPE_FIELDS = ("hidden_layers", "batch_size", "updates_per_learn",
-                "memory_dtype")
+                "memory_dtype", "precision")
 
 
 def check_stackable(configs):

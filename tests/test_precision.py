@@ -1,0 +1,97 @@
+"""NFSPConfig.precision: bfloat16 products with float32 weights and updates
+learn what float32 learns, within bfloat16's rounding; refused where the
+machine would emulate them."""
+
+import numpy as np
+import pyspiel
+import pytest
+
+import nfsp_spiel  # noqa: F401
+from nfsp_spiel import nfsp
+from nfsp_spiel.nfsp import networks
+from nfsp_spiel.nfsp import selfplay
+
+TINY = nfsp.NFSPConfig(best_response=nfsp.DQNConfig(memory_capacity=2000),
+                       sl_memory_capacity=4000, hidden_layers=(16, 16),
+                       learn_every=16, batch_size=32, min_memory_to_learn=32,
+                       anticipatory=0.3)
+
+
+@pytest.fixture
+def units(monkeypatch):
+  """Pretends the machine has bfloat16 units (on one without, TensorFlow
+  emulates the products: slower, the same numbers)."""
+  monkeypatch.setattr(networks, "bfloat16_units", lambda device=None: True)
+
+
+@pytest.mark.parametrize("learner", ["dqn", "arm"])
+def test_bfloat16_learning_stays_close_to_float32(units, learner):
+  """Two seeded runs that only acted (acting is float32 numpy in both, so
+  their memories and random streams are equal) then make the same learning
+  calls on the same batches, one in each precision: losses and weights stay
+  within bfloat16's rounding (2^-8 relative per product operand)."""
+  del units
+  game = pyspiel.load_game("kuhn_poker")
+  config = TINY.replace(best_response=learner)
+  runs = {}
+  for precision in ("float32", "bfloat16"):
+    agents = nfsp.agents_for(game, config.replace(precision=precision),
+                             seed=3)
+    selfplay.SelfPlay(game, agents, num_games=8, seed=4,
+                      learn=False).play(400)
+    losses = []
+    for _ in range(5):
+      for agent in agents:
+        agent.learn(1)
+        losses.append(dict(agent.losses))
+    runs[precision] = agents, losses
+  (single, single_losses), (mixed, mixed_losses) = runs.values()
+  finite = 0
+  for exact, rounded in zip(single_losses, mixed_losses):
+    for name, loss in exact.items():
+      if np.isfinite(loss):
+        finite += 1
+        assert rounded[name] == pytest.approx(loss, rel=3e-2, abs=1e-3)
+  assert finite >= 10  # both networks of both players learned
+  differing = 0
+  for a, b in zip(single, mixed):
+    for x, y in zip([*a.best_response_learner.weights,
+                     *a.average_policy.weights],
+                    [*b.best_response_learner.weights,
+                     *b.average_policy.weights]):
+      differing += not np.array_equal(x, y)
+      np.testing.assert_allclose(x, y, atol=2e-3)
+  assert differing  # the products were rounded
+
+
+def test_bfloat16_products_round_like_bfloat16():
+  """`networks.outputs` in bfloat16 is the float32 network with its
+  products' operands rounded to bfloat16 (8 bits of mantissa)."""
+  rng = np.random.default_rng(0)
+  weights = [w for fan_in, fan_out in ((5, 7), (7, 3)) for w in
+             networks.initial_layer(fan_in, fan_out, "torch", rng)]
+  inputs = rng.standard_normal((4, 5)).astype(np.float32)
+  exact = networks.outputs(weights, inputs).numpy()
+  mixed = networks.outputs(weights, inputs, "bfloat16").numpy()
+  assert not np.array_equal(exact, mixed)
+  np.testing.assert_allclose(mixed, exact, rtol=3e-2, atol=3e-2)
+
+
+def test_bfloat16_is_refused_where_it_would_be_emulated(monkeypatch):
+  monkeypatch.setattr(networks, "_cpu_flags", lambda: frozenset({"avx2"}))
+  game = pyspiel.load_game("kuhn_poker")
+  with pytest.raises(ValueError, match="precision='bfloat16': no bfloat16 "
+                     "units on device='/CPU:0'.*use precision='float32'"):
+    nfsp.agents_for(game, TINY.replace(precision="bfloat16",
+                                       device="/CPU:0"))
+  with pytest.raises(ValueError, match="precision='float16'"):
+    TINY.replace(precision="float16")
+
+
+def test_cpu_flags_decide_without_a_gpu(monkeypatch):
+  monkeypatch.setattr(networks, "_cpu_flags",
+                      lambda: frozenset({"avx512f", "avx512_bf16"}))
+  assert networks.bfloat16_units("/CPU:0")
+  assert networks.bfloat16_units("/GPU:0")
+  monkeypatch.setattr(networks, "_cpu_flags", lambda: frozenset({"avx512f"}))
+  assert not networks.bfloat16_units("/CPU:0")
