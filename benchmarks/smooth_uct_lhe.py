@@ -35,6 +35,9 @@ flags.DEFINE_integer("episodes", 100_000_000, "Episodes per search.")
 flags.DEFINE_float("seconds", 20.0, "Seconds of OpenSpiel's IS-MCTS.")
 flags.DEFINE_list("threads", ["1", str(smooth_uct.all_cores())],
                   "Thread counts to run each search with.")
+flags.DEFINE_list("searches", ["smooth_uct", "uct"],
+                  "Searches to run: smooth_uct (SmoothUCTConfig.lhe()) and/or "
+                  "uct (SmoothUCTConfig.uct_lhe()).")
 
 THESIS_RATE = 61.7e9 / (14 * 86400)  # Smooth UCT's episodes/s (sec. 3.5.3)
 _CHUNK = 10_000_000
@@ -86,9 +89,14 @@ def main(argv):
   del argv
   game = pyspiel.load_game("nfsp_lhe")
   threads = [int(t) for t in FLAGS.threads]
+  searches = {"smooth_uct": ("Smooth UCT", smooth_uct.SmoothUCTConfig.lhe()),
+              "uct": ("UCT", smooth_uct.SmoothUCTConfig.uct_lhe())}
+  unknown = sorted(set(FLAGS.searches) - set(searches))
+  if unknown:
+    raise app.UsageError(f"--searches: {unknown} are not searches; allowed: "
+                         f"{sorted(searches)}")
   rows = {(name, t): ours(game, name, config, t)
-          for name, config in (("Smooth UCT", smooth_uct.SmoothUCTConfig.lhe()),
-                               ("UCT", smooth_uct.SmoothUCTConfig.uct_lhe()))
+          for name, config in (searches[s] for s in FLAGS.searches)
           for t in threads}
   peer = openspiel_ismcts()
   print(f"\nLimit Hold'em, {FLAGS.episodes:,} episodes per search on "
