@@ -1,5 +1,7 @@
 """Population training: each member is the run it would be alone."""
 
+import json
+
 import numpy as np
 import pyspiel
 import pytest
@@ -8,6 +10,7 @@ import nfsp_spiel  # noqa: F401
 from nfsp_spiel.core import checkpoints
 from nfsp_spiel.nfsp import agents_for
 from nfsp_spiel.nfsp import ARMConfig
+from nfsp_spiel.nfsp import networks
 from nfsp_spiel.nfsp import NFSPConfig
 from nfsp_spiel.nfsp import population
 from nfsp_spiel.nfsp.selfplay import SelfPlay
@@ -118,6 +121,36 @@ def test_resume_continues_exactly(leduc, tmp_path):
     population.Population.restore(leduc, path, SMALL, [0, 4], GAMES)
   with pytest.raises(checkpoints.CheckpointError, match="members"):
     population.Population.restore(leduc, path, SMALL, [0], GAMES)
+
+
+def test_a_population_saved_before_a_field_was_added_resumes(
+    leduc, tmp_path, monkeypatch):
+  """A checkpoint whose members' settings lack a field added since (here
+  `precision`, which joined after the first populations were saved) resumes
+  with the value it ran with, and is refused where this run differs."""
+  seeds = [0, 2]
+  whole = population.Population(leduc, SMALL, seeds, GAMES)
+  whole.play(300)
+  path = whole.save(tmp_path / "population")
+  with np.load(path) as data:
+    arrays = {key: data[key] for key in data.files}
+  header = json.loads(str(arrays[checkpoints.HEADER]))
+  for k in range(len(seeds)):
+    del header["config"][f"member{k}/precision"]
+  arrays[checkpoints.HEADER] = json.dumps(header)
+  np.savez(path, **arrays)
+  resumed = population.Population.restore(leduc, path, SMALL, seeds, GAMES)
+  whole.play(300)
+  resumed.play(300)
+  for ours, theirs in zip(resumed.members, whole.members):
+    _assert_same_run(ours, theirs)
+  # bfloat16 is refused on a machine without its units: emulate them
+  monkeypatch.setattr(networks, "bfloat16_units", lambda device=None: True)
+  with pytest.raises(checkpoints.CheckpointError,
+                     match="member0/precision: 'float32' there, 'bfloat16'"):
+    population.Population.restore(leduc, path,
+                                  SMALL.replace(precision="bfloat16"), seeds,
+                                  GAMES)
 
 
 def test_members_must_share_shapes(leduc):

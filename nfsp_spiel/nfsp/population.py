@@ -34,6 +34,7 @@ of one, agent 0 and the games of the other): give members seeds at least
 from nfsp_spiel.core import checkpoints
 from nfsp_spiel.nfsp import agent as agent_lib
 from nfsp_spiel.nfsp import checkpoint
+from nfsp_spiel.nfsp import config as config_lib
 from nfsp_spiel.nfsp import fused_learning
 from nfsp_spiel.nfsp import selfplay
 from nfsp_spiel.nfsp import stacked_learning
@@ -151,7 +152,8 @@ class Population:
     return population
 
   def _load(self, path):
-    data = checkpoints.read(path, self._header())
+    data = checkpoints.read(path, self._header(),
+                            upgrade=_complete_member_settings)
     path = checkpoints.path_of(path)
     parts = {}
     for k, member in enumerate(self.members):
@@ -170,6 +172,23 @@ class Population:
           and not key[len(prefix):].startswith("agent")})
     self._learning.reload()
 
+
+def _complete_member_settings(fields):
+  """A population header's config with each member's settings as this
+  version writes them (`config.complete_header`: fields added since the file
+  was written take the values it ran with), so earlier populations resume."""
+  members, completed = {}, {}
+  for key, value in fields.items():
+    member, slash, name = key.partition("/")
+    if slash and member.startswith("member"):
+      members.setdefault(member, {})[name] = value
+    else:
+      completed[key] = value
+  for member, settings in members.items():
+    completed.update({f"{member}/{name}": value for name, value
+                      in config_lib.complete_header(settings).items()
+                      if name not in checkpoint.IGNORED_FIELDS})
+  return completed
 
 
 class _OneMember:
