@@ -6,7 +6,8 @@ one of this folder's benchmarks, at a fixed size: NFSP on Leduc through the
 batched driver and through OpenSpiel's single-game `step` (nfsp_episodes.py),
 NFSP-ARM on Leduc, NFSP on Limit Hold'em (lhe_episodes.py), LBR's batched
 range queries (lbr_speed.py), Smooth UCT on Leduc (smooth_uct_vs_openspiel.py)
-and on Limit Hold'em with stand-in bucket tables (smooth_uct_lhe.py), XFP and
+and on two- and three-player Limit Hold'em with stand-in bucket tables
+(smooth_uct_lhe.py, smooth_uct_lhe3.py), XFP and
 FSP on Leduc (xfp_vs_openspiel.py, fsp_episodes.py), River poker's exact best
 response (river_best_response.py) and stepping games (env_steps.py).
 
@@ -159,6 +160,16 @@ def smooth_uct_lhe():
   return _timed(lambda: search.run(5_000_000), 5_000_000)
 
 
+def smooth_uct_lhe3():
+  import pyspiel  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.poker import board_buckets  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.smooth_uct import lhe3  # pylint: disable=g-import-not-at-top
+  search = lhe3.SmoothUCTLHE3(pyspiel.load_game("nfsp_lhe3"), seed=0,
+                              tables=board_buckets.stand_ins(), threads=1)
+  search.run(1000)
+  return _timed(lambda: search.run(2_000_000), 2_000_000)
+
+
 def _smooth_uct_preset(module, name):
   """The thesis' preset in either commit's spelling (a classmethod of the
   config, or a module constant before issue 27)."""
@@ -215,12 +226,12 @@ def game_steps():
 WORKLOADS = {f.__name__: f for f in (
     nfsp_leduc_batched, nfsp_arm_leduc_batched, nfsp_leduc_single_game,
     nfsp_lhe_batched, lbr_range_queries, smooth_uct_leduc, smooth_uct_lhe,
-    xfp_leduc, fsp_leduc, river_best_response, game_steps)}
+    smooth_uct_lhe3, xfp_leduc, fsp_leduc, river_best_response, game_steps)}
 UNITS = {"nfsp_leduc_batched": "episodes/s", "nfsp_arm_leduc_batched":
          "episodes/s", "nfsp_leduc_single_game": "episodes/s",
          "nfsp_lhe_batched": "episodes/s", "lbr_range_queries": "queries/s",
          "smooth_uct_leduc": "episodes/s", "smooth_uct_lhe": "episodes/s",
-         "xfp_leduc": "iterations/s", "fsp_leduc": "iterations/s",
+         "smooth_uct_lhe3": "episodes/s", "xfp_leduc": "iterations/s", "fsp_leduc": "iterations/s",
          "river_best_response": "evaluations/s", "game_steps": "episodes/s"}
 
 

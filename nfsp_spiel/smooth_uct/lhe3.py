@@ -327,7 +327,10 @@ class SmoothUCTLHE3(smooth_uct.TableSearch):
       raise ValueError(f"capacity={capacity}: must be a power of two")
     super().__init__(game, config or smooth_uct.SmoothUCTConfig.lhe3(), seed,
                      capacity, 3, overrides, threads)
-    self.keys = np.zeros(capacity, np.uint64)
+    # The key lives in its row's eighth, padding word: the probe that finds
+    # a state brings its N, N(u, a) and Q in the same cache line.
+    assert self._rows.shape[1] == 8, self._rows.shape
+    self.keys = self._rows.view(np.uint64)[:, 7]
     self.tables = tables or board_buckets.tables()
 
   @property
