@@ -232,7 +232,8 @@ def test_bad_input(tmp_path):
                               num_games=8)
   with pytest.raises(ValueError, match="backend='gpu'"):
     selfplay.SelfPlay(game, agents, backend="gpu")
-  with pytest.raises(ValueError, match="learn_locksteps=0: a whole number"):
+  with pytest.raises(ValueError,
+                     match="learn_locksteps=0: must be a whole number >= 1"):
     selfplay.SelfPlay(game, agents, learn_locksteps=0)
   with pytest.raises(ValueError, match="learn_locksteps: absent there, 2 here"):
     selfplay.SelfPlay.restore(game, path, nfsp.agents_for(game, SMALL),

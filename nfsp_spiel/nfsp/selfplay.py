@@ -34,6 +34,7 @@ import json
 
 import numpy as np
 
+from nfsp_spiel.core import checks
 from nfsp_spiel.nfsp import checkpoint
 from nfsp_spiel.nfsp import fused_learning
 from nfsp_spiel.nfsp import transitions
@@ -66,10 +67,8 @@ class SelfPlay:
                          "information-state tensors")
     if num_games < 1:
       raise ValueError(f"num_games={num_games}: must be at least 1")
-    if isinstance(learn_locksteps, bool) or not isinstance(
-        learn_locksteps, int) or learn_locksteps < 1:
-      raise ValueError(f"learn_locksteps={learn_locksteps!r}: a whole number "
-                       "of locksteps, at least 1")
+    learn_locksteps = checks.whole_number("learn_locksteps", learn_locksteps,
+                                          1)
     self.game = game
     self.agents = agents
     self._learn = learn
