@@ -82,6 +82,14 @@ def evaluate(args):
       continue
     greedy = {p: smooth_uct_lhe.GreedyProfile.load(game, path, tables)
               for p, path in paths.items()}
+    # A run stopped before its decade (Ctrl-C, --seconds) still writes its
+    # profile there; it holds the episodes it reached, not the decade's.
+    short = {p: g.settings["episodes"] for p, g in greedy.items()
+             if g.settings["episodes"] != episodes}
+    if short:
+      print(f"{episodes:.2g} episodes: skipped, the profiles of {short} "
+            "stop short of it")
+      continue
     matches = [("Smooth UCT", "UCT", greedy["lhe"], greedy["uct_lhe"])] + [
         (LABELS[p], name, greedy[p], baseline)
         for p in LABELS for name, baseline in baselines.items()]
