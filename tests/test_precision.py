@@ -9,6 +9,7 @@ import pytest
 import nfsp_spiel  # noqa: F401
 from nfsp_spiel import nfsp
 from nfsp_spiel.nfsp import networks
+from nfsp_spiel.nfsp import population
 from nfsp_spiel.nfsp import selfplay
 
 TINY = nfsp.NFSPConfig(best_response=nfsp.DQNConfig(memory_capacity=2000),
@@ -95,3 +96,33 @@ def test_cpu_flags_decide_without_a_gpu(monkeypatch):
   assert networks.bfloat16_units("/GPU:0")
   monkeypatch.setattr(networks, "_cpu_flags", lambda: frozenset({"avx512f"}))
   assert not networks.bfloat16_units("/CPU:0")
+
+
+def test_bfloat16_populations_learn_within_rounding(units):
+  """A population's stacked learning call in bfloat16 (compiled without XLA,
+  like a single run's) against the same population in float32: both act in
+  float32 numpy, so they gather the same records until their weights part;
+  after the first calls the acting weights differ by bfloat16's rounding
+  only, and both moved from where they started."""
+  del units
+  game = pyspiel.load_game("kuhn_poker")
+  start = [agent.acting_weights()
+           for agent in nfsp.agents_for(game, TINY, seed=0)]
+  weights = {}
+  for precision in ("float32", "bfloat16"):
+    members = population.Population(game, TINY.replace(precision=precision),
+                                    [0, 2], num_games=8)
+    members.play(60)
+    weights[precision] = [agent.acting_weights()
+                          for member in members.members
+                          for agent in member.agents]
+  differing = moved = 0
+  for k, (exact, rounded) in enumerate(zip(weights["float32"],
+                                           weights["bfloat16"])):
+    for net_exact, net_rounded, net_start in zip(exact, rounded,
+                                                 start[k % 2]):
+      for x, y, s in zip(net_exact, net_rounded, net_start):
+        differing += not np.array_equal(x, y)
+        moved += k < 2 and not np.array_equal(x, s)
+        np.testing.assert_allclose(x, y, atol=2e-3)
+  assert differing and moved

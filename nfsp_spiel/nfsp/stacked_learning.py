@@ -204,5 +204,8 @@ class StackedLearning:
         outputs.append(self.parts[p][i].learn(*part_arguments))
       return outputs
 
+    # As `fused_learning`: bfloat16 products skip XLA, whose CPU backend
+    # does not use the bfloat16 units (members share their precision).
+    bfloat16 = self.agents[0][0].config.precision == "bfloat16"
     return tf.function(learn, input_signature=specs,
-                       jit_compile=True).get_concrete_function()
+                       jit_compile=not bfloat16).get_concrete_function()
