@@ -21,7 +21,6 @@ strategy too, its seeds thin).
   python docs/figures/fig_nfsp_1_seeds.py --plot_only
 """
 
-import argparse
 import os
 import shutil
 import subprocess
@@ -85,18 +84,11 @@ def plot():
 
 
 def main():
-  parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-  parser.add_argument("--runs", default=",".join(
-      f"hidden_{size}" for size in SIZES))
-  parser.add_argument("--episodes", type=int, default=1_000_000)
-  parser.add_argument("--eval_every", type=int, default=100_000)
-  parser.add_argument("--seeds", default="0,2,4")
-  parser.add_argument("--plot_only", action="store_true")
-  args = parser.parse_args()
-  if not args.plot_only:
+  def train_runs(args):
     for run in args.runs.split(","):
       train(run, args.episodes, args.eval_every, args.seeds)
-  plot()
+  figure_runs.population_main(__doc__, train_runs, plot, runs=",".join(
+      f"hidden_{size}" for size in SIZES))
 
 
 if __name__ == "__main__":

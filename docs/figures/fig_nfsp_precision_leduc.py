@@ -19,7 +19,6 @@ copied to `data/nfsp_precision/bfloat16/curve.csv`.
   python docs/figures/fig_nfsp_precision_leduc.py --plot_only
 """
 
-import argparse
 import os
 import runpy
 import shutil
@@ -70,15 +69,9 @@ def plot():
 
 
 def main():
-  parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-  parser.add_argument("--episodes", type=int, default=1_000_000)
-  parser.add_argument("--eval_every", type=int, default=100_000)
-  parser.add_argument("--seeds", default="0,2,4")
-  parser.add_argument("--plot_only", action="store_true")
-  args = parser.parse_args()
-  if not args.plot_only:
-    train(args.episodes, args.eval_every, args.seeds)
-  plot()
+  figure_runs.population_main(
+      __doc__, lambda args: train(args.episodes, args.eval_every, args.seeds),
+      plot)
 
 
 if __name__ == "__main__":

@@ -168,6 +168,24 @@ def train_evaluate_main(doc, train, evaluate, episodes, runs):
   (train if args.command == "train" else evaluate)(args)
 
 
+def population_main(doc, train, plot, **options):
+  """The command line of the seed-population figure scripts (NFSP fig. 1,
+  the precision check): `train(args)` unless `--plot_only`, then `plot()`,
+  with `--episodes` per member, `--eval_every`, `--seeds` and `options`
+  (name -> default string)."""
+  parser = argparse.ArgumentParser(description=doc.split("\n")[0])
+  for name, default in options.items():
+    parser.add_argument(f"--{name}", default=default)
+  parser.add_argument("--episodes", type=int, default=1_000_000)
+  parser.add_argument("--eval_every", type=int, default=100_000)
+  parser.add_argument("--seeds", default="0,2,4")
+  parser.add_argument("--plot_only", action="store_true")
+  args = parser.parse_args()
+  if not args.plot_only:
+    train(args)
+  plot()
+
+
 def match_row(result, **columns):
   """A match table's row: `columns`, then the result's mbb/h and its
   standard error (printed as it is made)."""
