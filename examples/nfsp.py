@@ -117,9 +117,9 @@ flags.DEFINE_enum("init", None, ["torch", "glorot"], "Starting weights "
 flags.DEFINE_string("device", None, "TensorFlow device, e.g. /GPU:0 or "
                     "/CPU:0 (default: TensorFlow's choice).")
 flags.DEFINE_enum("precision", None, list(nfsp_config.PRECISIONS),
-                  "The learning calls' matrix products (preset's: float32); "
-                  "bfloat16 where the machine has bfloat16 units (a GPU, "
-                  "a CPU with avx512_bf16 or amx_bf16).")
+                  "The learning calls' matrix products (preset's: float32, "
+                  "but lhe's is bfloat16 where the machine has bfloat16 "
+                  "units: a GPU, a CPU with avx512_bf16 or amx_bf16).")
 flags.DEFINE_enum("driver", "selfplay", ["selfplay", "rl_environment"],
                   "Batched self-play, or OpenSpiel's RL loop one game at a "
                   "time.")
@@ -185,7 +185,9 @@ def make_config():
   their flat names (`--rl_learning_rate`, `--epsilon_start`, ...), which
   `NFSPConfig.replace` takes (`nfsp_config.LEGACY_FIELDS`) and refuses for
   a preset whose learner has no such setting (ARM has no epsilon)."""
-  config = getattr(nfsp_config.NFSPConfig, FLAGS.preset)()
+  # The device goes to the preset too: lhe() picks its precision for it.
+  config = getattr(nfsp_config.NFSPConfig, FLAGS.preset)(
+      **({"device": FLAGS.device} if FLAGS.device else {}))
   changes = {field: FLAGS[flag].value for flag, field in CONFIG_FLAGS.items()}
   changes["hidden_layers"] = FLAGS.hidden_layers and tuple(
       int(h) for h in FLAGS.hidden_layers)

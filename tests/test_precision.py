@@ -126,3 +126,18 @@ def test_bfloat16_populations_learn_within_rounding(units):
         moved += k < 2 and not np.array_equal(x, s)
         np.testing.assert_allclose(x, y, atol=2e-3)
   assert differing and moved
+
+
+def test_lhe_preset_picks_bfloat16_where_the_units_are(monkeypatch):
+  """NFSPConfig.lhe() (issue 30): bfloat16 on a device with the units,
+  float32 elsewhere, for the device it is given; an explicit precision wins;
+  the small-network presets stay float32."""
+  monkeypatch.setattr(networks, "_cpu_flags",
+                      lambda: frozenset({"avx512f", "amx_bf16"}))
+  assert nfsp.NFSPConfig.lhe(device="/CPU:0").precision == "bfloat16"
+  assert nfsp.NFSPConfig.lhe(device="/CPU:0",
+                             precision="float32").precision == "float32"
+  assert nfsp.NFSPConfig.leduc().precision == "float32"
+  monkeypatch.setattr(networks, "_cpu_flags", lambda: frozenset({"avx512f"}))
+  assert nfsp.NFSPConfig.lhe(device="/CPU:0").precision == "float32"
+  assert nfsp.NFSPConfig.lhe(device="/GPU:0").precision == "bfloat16"
