@@ -128,15 +128,23 @@ HOLE_DEAL = ((0, 2), (2, 4))  # history slice of each player's hole cards
 def holding_tensors(state, player, holdings):
   """(H, tensor size) information-state tensors of `player` at `state` as if
   it held each row of `holdings` ((H, 2) card ids), everything else equal."""
-  holdings = np.asarray(holdings, np.int64).reshape(-1, 2)
-  tensors = np.zeros((len(holdings),
-                      state.get_game().information_state_tensor_size()),
-                     np.float32)
-  tensors[:, [i for i in state.info_state_ones(player) if i >= 52]] = 1.0
-  rows = np.arange(len(holdings))
-  tensors[rows, holdings[:, 0]] = 1.0
-  tensors[rows, holdings[:, 1]] = 1.0
+  shared, hot = holding_tensor_parts(state, player, holdings)
+  tensors = np.repeat(shared[None], len(hot), axis=0)
+  tensors[np.arange(len(hot))[:, None], hot] = 1.0
   return tensors
+
+
+def holding_tensor_parts(state, player, holdings):
+  """`holding_tensors` in parts: (the tensor every holding shares, the public
+  cards and the betting; each row's columns set to 1, its two card ids).
+  A network's first layer then costs one row plus two gathered rows per
+  holding instead of a product over the whole tensor (`nfsp.networks.
+  OneHotRows`)."""
+  hot = np.asarray(holdings, np.int64).reshape(-1, 2)
+  shared = np.zeros(state.get_game().information_state_tensor_size(),
+                    np.float32)
+  shared[[i for i in state.info_state_ones(player) if i >= 52]] = 1.0
+  return shared, hot
 
 
 def with_holding(state, player, holding):

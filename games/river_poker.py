@@ -377,6 +377,9 @@ class RiverPokerState(pyspiel.State):
   def holding_tensors(self, player, holdings):
     return poker.holding_tensors(self, player, holdings)
 
+  def holding_tensor_parts(self, player, holdings):
+    return poker.holding_tensor_parts(self, player, holdings)
+
   def with_holding(self, player, holding):
     return poker.with_holding(self, player, holding)
 

@@ -283,3 +283,55 @@ def test_network_range_queries_match_one_state_per_holding():
   one, two = (lbr.local_best_response(game, network, num_hands=4, workers=w)
               for w in (1, 2))
   assert one._replace(hands_per_second=0) == two._replace(hands_per_second=0)
+
+
+@pytest.mark.parametrize("hidden", [(), (7,), (9, 5)])
+def test_one_hot_rows_forward_equals_the_dense_rows(hidden):
+  """networks.OneHotRows (LBR's range queries: one shared tensor plus each
+  holding's two card columns) gives the dense rows' outputs and last hidden
+  layer, up to float rounding, for any depth."""
+  from nfsp_spiel.nfsp import networks  # pylint: disable=g-import-not-at-top
+  rng = np.random.default_rng(3)
+  sizes = (20, *hidden, 3)
+  weights = []
+  for fan_in, fan_out in zip(sizes[:-1], sizes[1:]):
+    weights += [rng.standard_normal((fan_in, fan_out)).astype(np.float32),
+                rng.standard_normal(fan_out).astype(np.float32)]
+  shared = np.zeros(20, np.float32)
+  shared[[12, 15, 19]] = 1.0
+  hot = np.array([[0, 1], [2, 7], [5, 11], [3, 4]])
+  rows = networks.OneHotRows(shared, hot)
+  dense = rows.dense()
+  assert dense.shape == (4, 20) and (dense.sum(axis=1) == 5).all()
+  assert (dense[np.arange(4)[:, None], hot] == 1).all()
+  np.testing.assert_allclose(networks.forward(weights, rows),
+                             networks.forward(weights, dense), rtol=1e-5,
+                             atol=1e-5)
+  np.testing.assert_allclose(networks.last_hidden(weights, rows),
+                             networks.last_hidden(weights, dense), rtol=1e-5,
+                             atol=1e-5)
+
+
+@pytest.mark.parametrize("kind", ["best_response", "greedy_average"])
+def test_range_queries_of_every_policy_kind(kind):
+  """The factored range queries answer for the best response (DQN's greedy
+  Q) and argmax Pi as one state per holding does."""
+  from nfsp_spiel import nfsp  # pylint: disable=g-import-not-at-top
+  game = pyspiel.load_game("nfsp_lhe")
+  config = nfsp.NFSPConfig.lhe(hidden_layers=(16,), rl_memory_capacity=100,
+                               sl_memory_capacity=100)
+  network = nfsp.NFSPPolicy(game, nfsp.agents_for(game, config), kind)
+  state = game.new_initial_state()
+  for action in [*cards.parse_cards("2c7dAhAd"), poker.RAISE, poker.CALL,
+                 *cards.parse_cards("KsQd9c")]:
+    state.apply_action(action)
+  player = state.current_player()
+  holdings = cards.holdings(range(52))[:40]
+  holdings = holdings[~np.isin(holdings, cards.parse_cards(
+      "2c7dKsQd9c")).any(1)]
+  batched = network.holding_probabilities(state, player, holdings)
+  for holding, row in zip(holdings, batched):
+    probs = network.action_probabilities(state.with_holding(player, holding),
+                                         player)
+    np.testing.assert_allclose(row[list(probs)], list(probs.values()),
+                               atol=1e-7)

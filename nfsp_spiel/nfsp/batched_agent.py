@@ -180,11 +180,14 @@ class BatchedAgent:
     """Action distributions of `policy` ("average", "best_response": the
     learner's evaluation policy, "greedy_average", or a boolean array
     choosing the learner's training policy per row) at a batch of states
-    with 0/1 legal masks."""
-    states = np.asarray(states, np.float32)
+    with 0/1 legal masks. `states` may be `networks.OneHotRows` where
+    `policy` is a name (LBR's range queries)."""
     legal = np.asarray(legal, np.float32)
-    self._check_states(states, legal)
     learner = self.best_response_learner
+    if not (isinstance(states, networks.OneHotRows) and
+            isinstance(policy, str)):
+      states = np.asarray(states, np.float32)
+    self._check_states(states, legal)
     if isinstance(policy, str):
       if policy not in POLICIES:
         raise ValueError(f"policy={policy!r}: must be one of {POLICIES}")
@@ -328,8 +331,10 @@ class BatchedAgent:
     self.losses = dict(losses)
 
   def _check_states(self, states, legal):
-    if states.ndim != 2 or states.shape[1] != self.state_size:
-      raise ValueError(f"information-state tensors of shape {states.shape} do "
+    shape = ((len(states), len(states.shared))
+             if isinstance(states, networks.OneHotRows) else states.shape)
+    if len(shape) != 2 or shape[1] != self.state_size:
+      raise ValueError(f"information-state tensors of shape {shape} do "
                        f"not fit the networks' input size {self.state_size}")
     if legal.shape != (len(states), self.num_actions):
       raise ValueError(f"legal-action masks of shape {legal.shape}, expected "

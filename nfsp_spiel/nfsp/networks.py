@@ -8,6 +8,7 @@ any `tf.function` call from Python, and a batch of states costs one matrix
 product per layer either way.
 """
 
+import collections
 import functools
 import pathlib
 
@@ -128,17 +129,50 @@ def check_precision(precision, device=None):
         "precision='float32'")
 
 
+class OneHotRows(collections.namedtuple("OneHotRows", "shared hot")):
+  """A batch of network inputs that share everything but a few one-hot
+  columns: row i is `shared` ((d,)) with ones added in columns `hot[i]`
+  ((H, k) column ids, absent from `shared`), e.g. one information state under
+  every holding the player could have (LBR's range queries:
+  `poker.holding_tensor_parts`). `forward` takes it in place of the (H, d)
+  array and makes the first layer one shared product plus k gathered rows
+  per row: for Limit Hold'em's 288 inputs and 1024 first units, 16% of the
+  network's multiply-adds gone, the results equal up to float rounding."""
+
+  def __len__(self):
+    return len(self.hot)
+
+  def dense(self):
+    """The (H, d) float32 array the rows stand for."""
+    rows = np.repeat(np.asarray(self.shared, np.float32)[None], len(self),
+                     axis=0)
+    rows[np.arange(len(self))[:, None], self.hot] += 1.0
+    return rows
+
+
+def _first_product(inputs, weights):
+  if isinstance(inputs, OneHotRows):
+    return inputs.shared @ weights + weights[inputs.hot].sum(axis=1)
+  return inputs @ weights
+
+
 def last_hidden(weights, inputs):
   """The last hidden layer's activations in numpy (what thesis 6.7's t-SNE
-  shows), from `MLP.numpy_weights()`."""
-  hidden = inputs
-  for i in range(0, len(weights) - 2, 2):
+  shows), from `MLP.numpy_weights()`; `inputs` an (H, d) array or
+  `OneHotRows`."""
+  if len(weights) == 2:  # no hidden layer
+    return inputs.dense() if isinstance(inputs, OneHotRows) else inputs
+  hidden = np.maximum(_first_product(inputs, weights[0]) + weights[1], 0.0)
+  for i in range(2, len(weights) - 2, 2):
     hidden = np.maximum(hidden @ weights[i] + weights[i + 1], 0.0)
   return hidden
 
 
 def forward(weights, inputs):
-  """The network's outputs in numpy, from `MLP.numpy_weights()`."""
+  """The network's outputs in numpy, from `MLP.numpy_weights()`; `inputs`
+  an (H, d) array or `OneHotRows`."""
+  if len(weights) == 2:  # no hidden layer
+    return _first_product(inputs, weights[0]) + weights[1]
   return last_hidden(weights, inputs) @ weights[-2] + weights[-1]
 
 

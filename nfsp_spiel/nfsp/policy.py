@@ -13,6 +13,7 @@ import numpy as np
 from open_spiel.python import policy as policy_lib
 
 from nfsp_spiel import evaluation
+from nfsp_spiel.nfsp import networks
 from nfsp_spiel.nfsp.config import POLICIES
 from nfsp_spiel.trees.game_tensors import reads_observations
 from nfsp_spiel.trees.game_tensors import state_tensor
@@ -47,9 +48,11 @@ class NFSPPolicy(policy_lib.Policy):
     the range queries of `evaluation.local_best_response`."""
     legal = np.zeros((1, self.game.num_distinct_actions()), np.float32)
     legal[0, state.legal_actions(player)] = 1.0
-    tensors = state.holding_tensors(player, holdings)
+    # The holdings share all but their cards' columns: the first layer is
+    # one shared product plus two gathered rows each (networks.OneHotRows).
+    rows = networks.OneHotRows(*state.holding_tensor_parts(player, holdings))
     return self._agents[player].probabilities(
-        tensors, np.repeat(legal, len(tensors), axis=0), self._kind)
+        rows, np.repeat(legal, len(rows), axis=0), self._kind)
 
   def batch_action_probabilities(self, decisions):
     """(n, 3) at many `nfsp_lhe` decisions at once
