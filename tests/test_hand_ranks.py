@@ -90,3 +90,41 @@ def test_checkdown_sampled_preflop():
   assert abs(np.nanmean(aces) - 0.852) < 0.01
   with pytest.raises(ValueError, match="samples=0: 5 board cards are missing"):
     hand_ranks.checkdown_scores(cards.parse_cards("AhAd"), [], everyone)
+
+
+def _ranked_scores(hole, board, holdings):
+  """checkdown_scores by ranking every (run-out, holding) hand with
+  rank_hands, no shortcut (the suitless ranks are checked against this)."""
+  deck = [c for c in range(52) if c not in hole and c not in board]
+  out = np.full(len(holdings), np.nan)
+  runouts = list(itertools.combinations(deck, 5 - len(board)))
+  for i, holding in enumerate(holdings):
+    if set(holding) & (set(hole) | set(board)):
+      continue
+    fair = [r for r in runouts if not set(r) & set(holding)]
+    mine = hand_ranks.rank_hands(np.array([[*hole, *board, *r] for r in fair]))
+    theirs = hand_ranks.rank_hands(np.array([[*holding, *board, *r]
+                                             for r in fair]))
+    out[i] = np.mean((mine > theirs) + 0.5 * (mine == theirs))
+  return out
+
+
+@pytest.mark.parametrize("hole,board", [
+    ("AhKh", "Qh7h2hTd"),  # three hearts on the turn, a fourth may come
+    ("2c3d", "Qh7h2hTh"),  # four hearts: one heart in hand flushes
+    ("5s4s", "AhKh3h9h8h"),  # five hearts on the board: everyone flushes
+    ("9c9d", "9h9sKd5c"),  # quads and full houses, no flush suit
+    ("AsKd", "Qs7s2h")])  # a flop: two spades, both may come
+def test_checkdown_scores_against_every_holding(hole, board):
+  """Every holding, including those that flush only with the run-out, for
+  boards with 2 to 5 cards of one suit: the suitless-rank shortcut equals
+  ranking every hand."""
+  hole, board = cards.parse_cards(hole), cards.parse_cards(board)
+  holdings = cards.holdings(range(52))
+  if len(board) == 3:  # a flop's every run-out: a sample of holdings
+    holdings = holdings[np.random.default_rng(1).choice(len(holdings), 60,
+                                                        replace=False)]
+  np.testing.assert_allclose(hand_ranks.checkdown_scores(hole, board,
+                                                         holdings),
+                             _ranked_scores(hole, board, holdings),
+                             atol=1e-12)

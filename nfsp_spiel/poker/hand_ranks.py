@@ -85,7 +85,6 @@ def rank_hand(hand, num_cards):
 @numba.njit(cache=True)
 def _rank(s0, s1, s2, s3, counts):
   """The rank of the cards in the masks (see `_add_card`)."""
-  ranks = s0 | s1 | s2 | s3
   flush = -1
   for bits in (s0, s1, s2, s3):
     if _popcount(bits) >= 5:
@@ -94,6 +93,13 @@ def _rank(s0, s1, s2, s3, counts):
     high = _straight_high(flush)
     if high >= 0:
       return 8 << _CATEGORY | high << 16
+  return _rank_below_straight_flush(s0 | s1 | s2 | s3, counts, flush)
+
+
+@numba.njit(cache=True)
+def _rank_below_straight_flush(ranks, counts, flush):
+  """`_rank` for cards with no straight flush: their rank mask, per-rank
+  counts and the flush suit's rank mask (-1 for none)."""
   quads = trips = pair = second_pair = -1
   for rank in range(12, -1, -1):
     count = counts >> 3 * rank & 7
@@ -168,9 +174,13 @@ def rank_hands(hands):
 
 
 @numba.njit(cache=True)
-def _runout_scores(hole, board, holdings, runout, scores):
+def _runout_scores(hole, board, holdings, runout, scores, suitless):
   """Adds, for one complete board, 1 (win) / 0.5 (tie) per holding that does
-  not clash with the run-out. The board's masks are built once."""
+  not clash with the run-out. The board's masks are built once, and a
+  holding that cannot make a flush (fewer cards of the board's three-or-more
+  suit than a flush needs, or no such suit) takes its rank from `suitless`
+  ((13, 13) scratch: the rank of each pair of card ranks with the board, no
+  flush counted; 91 ranks instead of one per holding)."""
   s0 = s1 = s2 = s3 = counts = 0
   for card in board:
     s0, s1, s2, s3, counts = _add_card(card, s0, s1, s2, s3, counts)
@@ -178,6 +188,17 @@ def _runout_scores(hole, board, holdings, runout, scores):
     s0, s1, s2, s3, counts = _add_card(card, s0, s1, s2, s3, counts)
   t0, t1, t2, t3, c = _add_card(hole[0], s0, s1, s2, s3, counts)
   own = _rank(*_add_card(hole[1], t0, t1, t2, t3, c))
+  flush_suit, needed = -1, 0  # five board cards have one such suit at most
+  for suit, bits in enumerate((s0, s1, s2, s3)):
+    if _popcount(bits) >= 3:
+      flush_suit, needed = suit, 5 - _popcount(bits)
+  ranks = s0 | s1 | s2 | s3
+  for high in range(13):
+    for low in range(high + 1):
+      both = counts + (1 << 3 * high) + (1 << 3 * low)
+      if both >> 3 * high & 7 <= 4 and both >> 3 * low & 7 <= 4:
+        suitless[high, low] = _rank_below_straight_flush(
+            ranks | 1 << high | 1 << low, both, -1)
   for h in range(len(holdings)):
     a, b = holdings[h, 0], holdings[h, 1]
     clash = False
@@ -186,8 +207,12 @@ def _runout_scores(hole, board, holdings, runout, scores):
         clash = True
     if clash:
       continue
-    t0, t1, t2, t3, c = _add_card(a, s0, s1, s2, s3, counts)
-    other = _rank(*_add_card(b, t0, t1, t2, t3, c))
+    if flush_suit >= 0 and ((a & 3) == flush_suit) + (
+        (b & 3) == flush_suit) >= needed:
+      t0, t1, t2, t3, c = _add_card(a, s0, s1, s2, s3, counts)
+      other = _rank(*_add_card(b, t0, t1, t2, t3, c))
+    else:
+      other = suitless[max(a >> 2, b >> 2), min(a >> 2, b >> 2)]
     scores[h] += 1.0 if own > other else 0.5 if own == other else 0.0
 
 
@@ -195,18 +220,19 @@ def _runout_scores(hole, board, holdings, runout, scores):
 def _enumerate_runouts(hole, board, holdings, deck, missing):
   scores = np.zeros(len(holdings))
   runout = np.empty(missing, np.int64)
+  suitless = np.empty((13, 13), np.int64)
   n = len(deck)
   if missing == 0:
-    _runout_scores(hole, board, holdings, runout, scores)
+    _runout_scores(hole, board, holdings, runout, scores, suitless)
   elif missing == 1:
     for i in range(n):
       runout[0] = deck[i]
-      _runout_scores(hole, board, holdings, runout, scores)
+      _runout_scores(hole, board, holdings, runout, scores, suitless)
   else:  # missing == 2
     for i in range(n):
       for j in range(i + 1, n):
         runout[0], runout[1] = deck[i], deck[j]
-        _runout_scores(hole, board, holdings, runout, scores)
+        _runout_scores(hole, board, holdings, runout, scores, suitless)
   return scores
 
 
@@ -215,13 +241,14 @@ def _sample_runouts(hole, board, holdings, deck, missing, samples, seed):
   np.random.seed(seed)
   scores = np.zeros(len(holdings))
   counts = np.zeros(len(holdings))
+  suitless = np.empty((13, 13), np.int64)
   cards = deck.copy()
   for _ in range(samples):
     for i in range(missing):  # a partial Fisher-Yates shuffle
       j = np.random.randint(i, len(cards))
       cards[i], cards[j] = cards[j], cards[i]
     runout = cards[:missing]
-    _runout_scores(hole, board, holdings, runout, scores)
+    _runout_scores(hole, board, holdings, runout, scores, suitless)
     for h in range(len(holdings)):  # the holdings it did not clash with
       clash = False
       for card in runout:
