@@ -182,7 +182,14 @@ def main(argv):
       break
   run.plot()
   print(run.summary())
-  if FLAGS.greedy_profile:
+  if FLAGS.greedy_profile and search.episodes > FLAGS.episodes:
+    # A run resumed past --episodes trains nothing: writing its profile
+    # would replace an earlier snapshot (figure scripts keep one per
+    # episode count) with a later one.
+    print(f"greedy profile not written: the run is at {search.episodes} "
+          f"episodes, past --episodes={FLAGS.episodes} "
+          f"({FLAGS.greedy_profile} is left as it is)")
+  elif FLAGS.greedy_profile:
     path = search.greedy_policy().save(FLAGS.greedy_profile)
     print(f"greedy profile at {search.episodes} episodes: {path}")
 

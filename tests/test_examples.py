@@ -165,6 +165,13 @@ def test_smooth_uct_on_limit_holdem_runs_and_resumes(tmp_path):
   assert 40000 < steps[2] < 1e8 and (steps[2] - 40000) % 1_000_000 == 0
   with np.load(profile) as data:
     assert f'"episodes": {steps[2]}' in str(data["settings"])
+  # A run resumed past --episodes leaves an earlier snapshot alone (figure
+  # scripts keep one profile per episode count).
+  earlier = tmp_path / "earlier.npz"
+  earlier.write_bytes(b"the 40000-episode snapshot")
+  out = run("--episodes=40000", f"--greedy_profile={earlier}")
+  assert f"greedy profile not written: the run is at {steps[2]}" in out
+  assert earlier.read_bytes() == b"the 40000-episode snapshot"
 
 
 @pytest.mark.parametrize("value,error", [("2.5", "'2.5' is not a whole "
