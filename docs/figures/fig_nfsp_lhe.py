@@ -26,8 +26,10 @@ leaves intact): `--snapshots DIR` plays each one's average and
 greedy-average strategies against the profile and keeps the results in
 `data/nfsp_lhe/vs_smooct.csv` (snapshots already there are not replayed).
 
-The curve is copied to `data/nfsp_lhe/curve.csv`, the PNG is
-`fig_nfsp_lhe.png`."""
+The curve is copied to `data/nfsp_lhe/curve.csv` when it goes further than
+the one there (a restarted run does not replace a longer curve), the PNG is
+`fig_nfsp_lhe.png`, with the paper's end levels against SmooCT marked
+(dotted; the SmooCT-like profile stands in for SmooCT)."""
 
 import argparse
 import csv
@@ -49,7 +51,23 @@ COLUMNS = {  # curve column -> label
     "mbb_per_hand_vs_smooct_greedy_average":
         "greedy-average strategy vs SmooCT-like profile",
 }
+# Fig. 2a's end levels against SmooCT (sec. 4.3: the average and
+# greedy-average profiles "achieve win rates of around -50 and -20 mbb/h").
+PAPER_LEVELS = {-50.0: "paper, average vs SmooCT (~-50)",
+                -20.0: "paper, greedy-average vs SmooCT (~-20)"}
 SNAPSHOT_FIELDS = ("step", "policy", "mbb_per_hand", "mbb_stderr", "deals")
+
+
+def _reaches_further(run_curve, committed, evaluation):
+  """Whether the run's curve goes past the committed one (a shorter or
+  restarted run never replaces the committed curve)."""
+  if not os.path.exists(run_curve):
+    return False
+  if not os.path.exists(committed):
+    return True
+  last = lambda path: max((row["step"] for row in evaluation.read_curve(path)),
+                          default=-1)
+  return last(run_curve) > last(committed)
 
 
 def _read_snapshot_results(path):
@@ -114,7 +132,9 @@ def main():
   data = os.path.join(figure_runs.HERE, "data", "nfsp_lhe")
   os.makedirs(data, exist_ok=True)
   curve = os.path.join(data, "curve.csv")
-  shutil.copyfile(os.path.join(args.run, "curve.csv"), curve)
+  run_curve = os.path.join(args.run, "curve.csv")
+  if _reaches_further(run_curve, curve, evaluation):
+    shutil.copyfile(run_curve, curve)
   rows = evaluation.read_curve(curve)
   results = os.path.join(data, "vs_smooct.csv")
   if args.snapshots:
@@ -133,6 +153,11 @@ def main():
       axes.plot(*zip(*points), marker="o", markersize=3, label=label,
                 linestyle="--" if column.startswith("lbr") else "-")
   axes.axhline(0.0, color="grey", linewidth=0.8)
+  for level, label in PAPER_LEVELS.items():
+    axes.axhline(level, color="black", linestyle=":", linewidth=1.0)
+    axes.annotate(label, (0, level), xycoords=("axes fraction", "data"),
+                  xytext=(4, -10 if level < -30 else 3),
+                  textcoords="offset points", fontsize=7)
   axes.set_xlabel("episodes")
   axes.set_ylabel("mbb/h")
   axes.set_title("NFSP on Limit Hold'em (NFSPConfig.lhe(), seed 0)")
