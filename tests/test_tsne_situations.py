@@ -6,6 +6,7 @@ import importlib.util
 import os
 import sys
 
+import numpy as np
 import pyspiel
 import pytest
 
@@ -87,3 +88,19 @@ def test_betting_is_read_per_round(tsne):
   rule = dict((label[0], rule) for label, rule, _ in tsne.GROUPS[0])["C"]
   assert rule(tsne.Situation(**{**dict.fromkeys(tsne.Situation._fields),
                                 **situation}))
+
+
+def test_neighbour_measures_tell_clusters_from_noise(tsne):
+  rng = np.random.default_rng(0)
+  # Two clusters far apart, labelled by cluster: every neighbour agrees.
+  points = np.concatenate([rng.normal(0, 1, (200, 2)),
+                           rng.normal(50, 1, (50, 2))])
+  labels = np.array([0] * 200 + [1] * 50)
+  near = tsne.neighbours(points)
+  assert tsne.majority_score(labels, near) == (1.0, 0.5)
+  # Labels that ignore the map: the balanced accuracy stays near chance
+  # although the majority value alone would be right 80% of the time.
+  score, chance = tsne.majority_score(rng.permutation(labels), near)
+  assert abs(score - chance) < 0.1
+  assert tsne.rank_correlation(np.arange(10.0), np.arange(10.0) ** 2) == (
+      pytest.approx(1.0))
