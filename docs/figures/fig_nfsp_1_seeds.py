@@ -1,9 +1,11 @@
-"""NFSP paper figs. 1a and 1c (thesis figs. 6.1, 6.3) with seed bands: one
+"""NFSP paper figs. 1a-1c (thesis figs. 6.1-6.3) with seed bands: one
 population of three seeds per run.
 
 1a: each network size (one hidden layer of 8, 16, 32, 64 or 128 ReLUs,
-otherwise the paper's Leduc settings, `NFSPConfig.leduc()`); 1c: DQN
-(`NFSPConfig.dqn()`, NFSP with eta = 1, sec. 4.2) beside NFSP's [64]. Each
+otherwise the paper's Leduc settings, `NFSPConfig.leduc()`); 1b: the
+ablations (eta 0.5, a sliding-window M_SL, an exponential-reservoir M_SL)
+beside NFSP's [64]; 1c: DQN (`NFSPConfig.dqn()`, NFSP with eta = 1, sec.
+4.2) beside NFSP's [64]. Each
 run trains as one population
 (`examples/nfsp.py --seeds 0,2,4`: three runs in one process, each the run
 `--seed` would make; seeds two apart share no random stream) and logs every
@@ -18,6 +20,10 @@ strategy too, its seeds thin).
 
   python docs/figures/fig_nfsp_1_seeds.py --episodes 1000000
   python docs/figures/fig_nfsp_1_seeds.py --runs dqn --episodes 1000000
+  python docs/figures/fig_nfsp_1_seeds.py --runs sliding_window \\
+      --episodes 20000000 --eval_every 250000
+  python docs/figures/fig_nfsp_1_seeds.py --runs eta_0.5 \\
+      --episodes 30000000 --eval_every 250000
   python docs/figures/fig_nfsp_1_seeds.py --plot_only
 """
 
