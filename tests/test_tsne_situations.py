@@ -104,3 +104,17 @@ def test_neighbour_measures_tell_clusters_from_noise(tsne):
   assert abs(score - chance) < 0.1
   assert tsne.rank_correlation(np.arange(10.0), np.arange(10.0) ** 2) == (
       pytest.approx(1.0))
+
+
+def test_neighbours_and_ranks_match_brute_force(tsne):
+  rng = np.random.default_rng(1)
+  points = rng.normal(size=(300, 2))
+  distances = ((points[:, None] - points[None]) ** 2).sum(-1)
+  np.fill_diagonal(distances, np.inf)
+  np.testing.assert_array_equal(tsne.neighbours(points, k=5, chunk=64),
+                                np.argsort(distances, 1)[:, :5])
+  # Ties share their mean rank (Spearman's convention).
+  np.testing.assert_array_equal(tsne._ranks([3.0, 1.0, 3.0, 2.0]),
+                                [2.5, 0.0, 2.5, 1.0])
+  assert tsne.rank_correlation([1, 2, 3, 4], [4, 3, 2, 1]) == (
+      pytest.approx(-1.0))

@@ -5,7 +5,8 @@ The states come from self-play of the trained average strategy profile:
 `--states` decisions of each player, each mapped through that player's own
 average network (the thesis: "for both players respectively"; it used about
 100,000 per player, here fewer, for scikit-learn's t-SNE on two cores).
-Perplexity 30, PCA start, seed `--seed`; `pip install ".[figures]"`.
+Perplexity 30, PCA start, seed `--seed`; `pip install ".[figures]"` for
+scikit-learn's t-SNE (the measures below are numpy alone).
 
 Figs. 6.5 (player 0) and 6.6 (player 1): each map coloured, as the thesis'
 are, by A) the action probabilities (fold, call, raise as red, green, blue),
@@ -210,11 +211,19 @@ def sample_situations(game, policy, count, seed):
 
 # ---- measurements on the map ----
 
-def neighbours(points, k=NEIGHBOURS):
-  """Each point's k nearest other points on the map (indices)."""
-  from sklearn.neighbors import NearestNeighbors  # pylint: disable=g-import-not-at-top
-  _, index = NearestNeighbors(n_neighbors=k + 1).fit(points).kneighbors(points)
-  return index[:, 1:]
+def neighbours(points, k=NEIGHBOURS, chunk=1024):
+  """Each point's k nearest other points on the map (indices; exact, by
+  distances computed a chunk of rows at a time)."""
+  points = np.asarray(points, np.float64)
+  near = np.empty((len(points), k), np.int64)
+  for start in range(0, len(points), chunk):
+    rows = np.arange(start, min(start + chunk, len(points)))
+    distances = ((points[rows, None, :] - points[None, :, :]) ** 2).sum(-1)
+    distances[np.arange(len(rows)), rows] = np.inf  # not its own neighbour
+    nearest = np.argpartition(distances, k, axis=1)[:, :k]
+    order = np.take_along_axis(distances, nearest, 1).argsort(1)
+    near[rows] = np.take_along_axis(nearest, order, 1)
+  return near
 
 
 def majority_score(values, near):
@@ -229,11 +238,25 @@ def majority_score(values, near):
   return float(np.mean(recalls)), 1 / len(kinds)
 
 
+def _ranks(values):
+  """Ranks from 0, tied values sharing their mean rank."""
+  values = np.asarray(values, np.float64)
+  order = np.argsort(values, kind="stable")
+  ranks = np.empty(len(values))
+  ranks[order] = np.arange(len(values))
+  _, starts, counts = np.unique(values[order], return_index=True,
+                                return_counts=True)
+  for start, count in zip(starts, counts):
+    ranks[order[start:start + count]] = start + (count - 1) / 2
+  return ranks
+
+
 def rank_correlation(x, y):
-  from scipy import stats  # pylint: disable=g-import-not-at-top
+  """Spearman's rank correlation (NaN where a side is constant or there
+  are fewer than 3 points)."""
   if len(x) < 3 or np.std(x) == 0 or np.std(y) == 0:
     return float("nan")
-  return float(stats.spearmanr(x, y).statistic)
+  return float(np.corrcoef(_ranks(x), _ranks(y))[0, 1])
 
 
 def measure_features(situations, near):
