@@ -72,8 +72,10 @@ def seed_curves(folder, precision, metric):
   for seed in SEEDS:
     if os.path.exists(_csv(folder, precision, seed)):
       rows = curves.read_curve(_csv(folder, precision, seed))
-      runs.append([(row["step"], row[metric]) for row in rows
-                   if row[metric] == row[metric]])  # no NaN (step 0's losses)
+      points = [(row["step"], row[metric]) for row in rows
+                if row[metric] == row[metric]]  # no NaN (step 0's losses)
+      if points:
+        runs.append(points)
   return runs
 
 
