@@ -27,6 +27,7 @@ strategy too, its seeds thin).
   python docs/figures/fig_nfsp_1_seeds.py --plot_only
 """
 
+import csv
 import os
 import shutil
 import subprocess
@@ -44,7 +45,8 @@ RUNS = {  # run: the training binary's flags
 }
 PANELS = {
     "1a": {f"[{size}]": f"hidden_{size}" for size in SIZES},
-    "1b": {"NFSP (reservoir, eta 0.1)": "hidden_64", "eta 0.5": "eta_0.5",
+    "1b": {"NFSP (reservoir, eta 0.1)": "hidden_64",
+           "NFSP, the long runs (seeds 0-2)": "nfsp_long", "eta 0.5": "eta_0.5",
            "sliding window": "sliding_window",
            "exp. reservoir": "exponential_reservoir"},
     "1c": {"NFSP [64]": "hidden_64", "DQN": "dqn"},
@@ -72,7 +74,37 @@ def train(run, episodes, eval_every, seeds):
   shutil.copyfile(os.path.join(folder, "curve.csv"), _curve(run))
 
 
+# The defaults' long runs (docs/figures/fig_nfsp_leduc_long.py: seeds 0, 1, 2,
+# one run each, to 30M, 30M and 23M episodes): fig. 1b's eta 0.1 beyond the
+# [64] population's 1M, as one banded curve over the points all three reached.
+# Seeds s and s + 1 share a random stream (`population.spaced_seeds`), so these
+# three are less independent than the populations' seeds 0, 2, 4.
+LONG_RUNS = ("faithful", "faithful_seed1", "faithful_seed2")
+
+
+def combine_long_runs():
+  """`data/<FIGURE>/nfsp_long/curve.csv`: the long runs' exploitability per
+  seed, with their mean and band, in a population curve's columns."""
+  from nfsp_spiel.run import curves  # pylint: disable=g-import-not-at-top
+  runs = [[(row["step"], row["exploitability"]) for row in curves.read_curve(
+      os.path.join(figure_runs.HERE, "data", "nfsp_leduc_long", run,
+                   "curve.csv"))] for run in LONG_RUNS]
+  steps, means, lows, highs = figure_runs.mean_and_band(runs)
+  path = _curve("nfsp_long")
+  os.makedirs(os.path.dirname(path), exist_ok=True)
+  names = curves.band_names("exploitability")
+  with open(path, "w", newline="") as f:
+    writer = csv.writer(f)
+    writer.writerow(["step"] + [f"exploitability{curves.POPULATION_SEPARATOR}"
+                                f"seed{seed}" for seed in range(len(runs))]
+                    + names)
+    for i, step in enumerate(steps):
+      writer.writerow([round(step)] + [run[i][1] for run in runs]
+                      + [means[i], lows[i], highs[i]])
+
+
 def plot():
+  combine_long_runs()
   from nfsp_spiel import evaluation  # pylint: disable=g-import-not-at-top
   for panel, runs in PANELS.items():
     curves = {label: _curve(run) for label, run in runs.items()
