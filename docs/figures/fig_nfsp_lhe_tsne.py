@@ -60,7 +60,6 @@ import numpy as np
 import figure_runs
 import nfsp_runs
 
-ROUNDS = ("preflop", "flop", "turn", "river")
 NEIGHBOURS = 10
 DATA = os.path.join(figure_runs.HERE, "data", "nfsp_lhe_tsne")
 
