@@ -10,7 +10,8 @@
   `strategy_distance`.
 * `head_to_head`: duplicate matches in game units and mbb/h (on
   `nfsp_lhe`, all deals at once: `batched_matches`);
-  `three_player_match`: one policy against two copies of another.
+  `three_player_match`: one policy against two copies of another (on
+  `nfsp_lhe3`, all deals at once: `batched_three_player`).
 * `local_best_response` (LBR, Lisy & Bowling 2017): a lower bound on a
   hold'em strategy's exploitability in mbb/h; `baselines`: always-call,
   always-raise, always-fold and equity-threshold players.

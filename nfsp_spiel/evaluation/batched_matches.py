@@ -68,10 +68,11 @@ class Decisions:
 
   def rows(self, index):
     """The decisions at `index` (a mask or indices)."""
-    return dataclasses.replace(
-        self, **{field.name: getattr(self, field.name)[index]
-                 for field in dataclasses.fields(self)
-                 if field.name != "tree"})
+    return select_rows(self, index)
+
+  def describe(self, row):
+    """Where decision `row` is, for error messages."""
+    return f"betting node {self.node[row]}"
 
   def contributions(self):
     """(n, 2) chips each player has put in (blinds included)."""
@@ -83,6 +84,14 @@ class Decisions:
     return np.concatenate(
         [nfsp_lhe.card_tensors(self.hole, self.board, self.round),
          self.tree.betting_tensor[self.node].astype(np.float32)], axis=1)
+
+
+def select_rows(decisions, index):
+  """A batch of decisions (a dataclass of per-row arrays) at `index`."""
+  return dataclasses.replace(decisions, **{
+      field.name: getattr(decisions, field.name)[index]
+      for field in dataclasses.fields(decisions)
+      if isinstance(getattr(decisions, field.name), np.ndarray)})
 
 
 class BatchedPolicy(Protocol):
@@ -97,15 +106,17 @@ def plays_batched(policy):
   return callable(getattr(policy, "batch_action_probabilities", None))
 
 
-def deal_cards(num_deals, seed):
-  """(num_deals, 9) cards: player 0's two, player 1's two, the flop, turn
-  and river of each deal `head_to_head` plays with `seed`."""
+def deal_cards(num_deals, seed, cards_per_deal=_CARDS_PER_DEAL, first=0):
+  """(num_deals, cards_per_deal) cards of deals first, first + 1, ... as
+  `matches` deals them with `seed`: each player's two hole cards in seat
+  order, then the flop, turn and river (9 cards heads-up, 11 with three
+  players)."""
   uniforms = np.array([np.random.default_rng([seed, 1, deal]).random(
-      _CARDS_PER_DEAL) for deal in range(num_deals)]).reshape(
-          num_deals, _CARDS_PER_DEAL)
+      cards_per_deal) for deal in range(first, first + num_deals)]).reshape(
+          num_deals, cards_per_deal)
   # `matches.chance_action`'s arithmetic, for n cards left of equal chance.
   index = np.empty(uniforms.shape, np.int64)
-  for i in range(_CARDS_PER_DEAL):
+  for i in range(cards_per_deal):
     left = 52 - i
     cumulative = np.cumsum([1.0 / left] * left)
     index[:, i] = np.minimum(np.searchsorted(
@@ -150,7 +161,7 @@ def sample(probs, uniforms):
   return np.minimum((cdf <= uniforms[:, None]).sum(axis=1), probs.shape[1] - 1)
 
 
-def _checked(probs, decisions, side):
+def checked(probs, decisions, side):
   """`probs` if they are a distribution over each row's legal actions."""
   probs = np.asarray(probs, np.float64)
   if probs.shape != (len(decisions), NUM_ACTIONS):
@@ -161,7 +172,7 @@ def _checked(probs, decisions, side):
   if bad.any():
     row = int(np.flatnonzero(bad)[0])
     raise ValueError(f"{side}.batch_action_probabilities gave {probs[row]} "
-                     f"at betting node {decisions.node[row]}, where the legal "
+                     f"at {decisions.describe(row)}, where the legal "
                      f"actions are {np.flatnonzero(decisions.legal[row])}")
   return probs
 
@@ -194,7 +205,7 @@ def play(first, second, num_deals, seed=0):
                                ("second", second, ~firsts)):
       if rows.any():
         subset = decisions.rows(rows)
-        probs[rows] = _checked(policy.batch_action_probabilities(subset),
+        probs[rows] = checked(policy.batch_action_probabilities(subset),
                                subset, side)
     action = sample(probs, uniforms[active, step[active]])
     node[active] = child_by_action[at, action]

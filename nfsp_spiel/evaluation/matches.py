@@ -13,7 +13,8 @@ the poker games, in milli-big-blinds per hand (mbb/h).
 On `nfsp_lhe`, when both sides are policies that answer many decisions at
 once (`batched_matches.BatchedPolicy`: the SmooCT-like greedy profiles, the
 fixed baselines, NFSP's policies), the same match is played with all deals
-at once (`batched_matches`), tens of times faster.
+at once (`batched_matches`), tens of times faster; so are three-player
+matches on `nfsp_lhe3` (`batched_three_player`).
 """
 
 import collections
@@ -23,6 +24,7 @@ import pyspiel
 from tqdm import tqdm
 
 from nfsp_spiel.evaluation import batched_matches
+from nfsp_spiel.evaluation import batched_three_player
 from nfsp_spiel.evaluation import policies
 from nfsp_spiel.poker.stakes import big_blind
 
@@ -140,12 +142,14 @@ def head_to_head(game, first, second, num_deals=1000, seed=0, duplicate=True,
 
 
 def three_player_match(game, player, opponent, num_deals=1000, seed=0,
-                       progress=None):
+                       progress=None, batched=None):
   """Plays `player` against two copies of `opponent` (policies) in a
   three-player game: each deal three times, `player` in each seat, the
   same cards every time (thesis table 3.3's "2x" match-ups). `player`'s
   mean return per deal, in game units and mbb/h, with its standard error
-  over deals."""
+  over deals. `batched`: play all deals at once (`batched_three_player`,
+  the same games); by default wherever it can (`nfsp_lhe3`, both sides
+  answering `batch_action_probabilities`)."""
   if game.num_players() != 3:
     raise ValueError(f"three_player_match needs a three-player game, got "
                      f"{game}")
@@ -154,6 +158,17 @@ def three_player_match(game, player, opponent, num_deals=1000, seed=0,
   me, them = _Player(game, player), _Player(game, opponent)
   if me.bots or them.bots:
     raise ValueError("three_player_match plays policies, not OpenSpiel bots")
+  can_batch = (game.get_type().short_name == "nfsp_lhe3" and
+               batched_three_player.plays_batched(player) and
+               batched_three_player.plays_batched(opponent))
+  if batched and not can_batch:
+    raise ValueError("batched=True: batched three-player matches play "
+                     "nfsp_lhe3 deals between policies with "
+                     f"batch_action_probabilities (got {game}, "
+                     f"{type(player).__name__} and {type(opponent).__name__})")
+  if can_batch and batched is not False:
+    return _result(game, batched_three_player.play(player, opponent,
+                                                   num_deals, seed))
   scores = np.zeros(num_deals)
   show = num_deals >= 10000 if progress is None else progress
   for deal in tqdm(range(num_deals), disable=not show, unit="deal"):

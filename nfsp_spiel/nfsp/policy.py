@@ -55,11 +55,11 @@ class NFSPPolicy(policy_lib.Policy):
         rows, np.repeat(legal, len(rows), axis=0), self._kind)
 
   def batch_action_probabilities(self, decisions):
-    """(n, 3) at many `nfsp_lhe` decisions at once
-    (`evaluation.batched_matches`): one forward pass per player over the
-    rows where it acts."""
+    """(n, 3) at many `nfsp_lhe` or `nfsp_lhe3` decisions at once
+    (`evaluation.batched_matches`, `batched_three_player`): one forward pass
+    per player over the rows where it acts."""
     probs = np.zeros(decisions.legal.shape)
-    for player in (0, 1):
+    for player in range(self.game.num_players()):
       rows = decisions.player == player
       if rows.any():
         mine = decisions.rows(rows)

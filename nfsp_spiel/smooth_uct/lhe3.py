@@ -11,8 +11,9 @@ information states through a compiled betting tree, which for three players
 has 23.9M nodes (9.7M decisions) and 215M information states in this grid,
 13.8 GB in 64-byte rows (measured building it: 7.6 minutes in Python). The
 thesis searched within 3.6 GB. So here the betting is played in the kernel
-(chips, raises, who is still in), and an information state is a 64-bit hash
-of the betting sequence and the acting player's bucket, kept in an
+(chips, raises, who is still in: `poker.three_player_betting`), and an
+information state is a 64-bit hash of the betting sequence and the acting
+player's bucket (`three_player_betting.state_key`), kept in an
 open-addressing table whose rows are taken as states join the tree
 (`capacity` rows of 72 bytes, 2^25 by default: 2.4 GB). A full table (past
 `MAX_LOAD`) adds no more states: the search goes on in the tree it has.
@@ -38,50 +39,19 @@ from open_spiel.python import policy as policy_lib
 from nfsp_spiel.core import checkpoints
 from nfsp_spiel.core import checks
 from nfsp_spiel.games import nfsp_lhe
-from nfsp_spiel.games import nfsp_lhe3
-from nfsp_spiel.games import poker
 from nfsp_spiel.poker import board_buckets
-from nfsp_spiel.poker import hand_ranks
+from nfsp_spiel.poker import three_player_betting as betting
 from nfsp_spiel.smooth_uct import lhe
 from nfsp_spiel.smooth_uct import search as smooth_uct
 
-NUM_PLAYERS = 3
+NUM_PLAYERS = betting.NUM_PLAYERS
 NUM_BUCKETS = (169, 1000, 100, 20)  # thesis table 3.1, three-player LHE
 # Divisors from the two-player tables' grid to this one's, per round.
 _COARSER = np.array([1, 1, 5, 10], np.int64)
 MAX_LOAD = 0.9  # the share of rows a search fills before it adds no more
-_RAISE_SIZES = np.array(nfsp_lhe.RAISE_SIZES, np.float64)
-_MAX_RAISES = np.array(nfsp_lhe.MAX_RAISES, np.int64)
-_BLINDS = np.array(nfsp_lhe3.BLINDS, np.float64)
-_FIRST_PLAYER = np.array(nfsp_lhe3.FIRST_PLAYER, np.int64)
 # The most chips one player can add from the start of each round on.
-_BETS_LEFT = np.cumsum((_MAX_RAISES * _RAISE_SIZES)[::-1])[::-1].copy()
-_FNV_OFFSET = np.uint64(14695981039346656037)
-_FNV_PRIME = np.uint64(1099511628211)
-_MAX_DECISIONS = 64  # a game's decisions at most (the tree's depth is 42)
-
-
-@numba.njit(cache=True)
-def _mix(h, value):
-  """FNV-1a step: the hash of a sequence extended by `value`."""
-  return (h ^ np.uint64(value)) * _FNV_PRIME
-
-
-@numba.njit(cache=True)
-def betting_hash(actions):
-  """The hash of a betting sequence, as the kernel builds it action by
-  action."""
-  h = _FNV_OFFSET
-  for action in actions:
-    h = _mix(h, action)
-  return h
-
-
-@numba.njit(cache=True)
-def state_key(betting_hash, bucket):
-  """The key of the information state (betting so far, bucket), never 0
-  (0 marks an empty row)."""
-  return _mix(betting_hash, 16 + bucket) | np.uint64(1)
+_BETS_LEFT = np.cumsum((betting.MAX_RAISES * betting.RAISE_SIZES)[::-1])[
+    ::-1].copy()
 
 
 @numba.njit(cache=True)
@@ -99,14 +69,14 @@ def find_row(keys, key):
 def _write_key(actions, bucket, out):
   """out[0] = the key of (betting `actions`, `bucket`): an array keeps it a
   uint64 on its way to Python."""
-  out[0] = state_key(betting_hash(actions), bucket)
+  out[0] = betting.state_key(betting.betting_hash(actions), bucket)
 
 
 @numba.njit(cache=True)
 def lookup_row(keys, actions, bucket):
   """The row of the information state (betting `actions`, `bucket`), or -1
   if it is not in the table."""
-  u = find_row(keys, state_key(betting_hash(actions), bucket))
+  u = find_row(keys, betting.state_key(betting.betting_hash(actions), bucket))
   return u if keys[u] != 0 else -1
 
 
@@ -127,114 +97,6 @@ def _exploration(chips, active, r, cap, k):
   return min(cap, (pot + k * (largest - pot)) / nfsp_lhe.BIG_BLIND)
 
 
-# A game in play, as the kernel keeps it: chips and who is in per player,
-# and these counters in one int64 array.
-_PLAYER, _ROUND, _RAISES, _STILL_IN, _TO_ACT, _OVER = range(6)
-
-
-@numba.njit(cache=True)
-def _begin(chips, active, bet):
-  """The blinds posted, everyone in, the first player to act preflop."""
-  chips[:] = _BLINDS
-  active[:] = True
-  bet[_PLAYER], bet[_ROUND], bet[_RAISES] = _FIRST_PLAYER[0], 0, 0
-  bet[_STILL_IN], bet[_TO_ACT], bet[_OVER] = NUM_PLAYERS, NUM_PLAYERS, 0
-
-
-@numba.njit(cache=True)
-def _legal_actions(chips, bet, legal):
-  """Fills `legal` with the acting player's actions in order; their count.
-  Folding is legal only facing a bet, raising until the round's cap."""
-  n = 0
-  if chips[bet[_PLAYER]] < chips.max():
-    legal[n] = poker.FOLD
-    n += 1
-  legal[n] = poker.CALL
-  n += 1
-  if bet[_RAISES] < _MAX_RAISES[bet[_ROUND]]:
-    legal[n] = poker.RAISE
-    n += 1
-  return n
-
-
-@numba.njit(cache=True)
-def _next_in(active, p):
-  """The first player still in from p on, in seat order."""
-  while not active[p]:
-    p = (p + 1) % NUM_PLAYERS
-  return p
-
-
-@numba.njit(cache=True)
-def _apply(action, chips, active, bet):
-  """Plays the acting player's `action`; True if a betting round begins."""
-  p, top = bet[_PLAYER], chips.max()
-  if action == poker.FOLD:
-    active[p] = False
-    bet[_STILL_IN] -= 1
-  elif action == poker.RAISE:
-    chips[p] = top + _RAISE_SIZES[bet[_ROUND]]
-    bet[_RAISES] += 1
-    bet[_TO_ACT] = bet[_STILL_IN]  # everyone else answers the raise
-  else:
-    chips[p] = top
-  bet[_TO_ACT] -= 1
-  if bet[_STILL_IN] == 1 or (bet[_TO_ACT] == 0 and bet[_ROUND] == 3):
-    bet[_OVER] = 1
-    return False
-  if bet[_TO_ACT] > 0:
-    bet[_PLAYER] = _next_in(active, (p + 1) % NUM_PLAYERS)
-    return False
-  bet[_ROUND] += 1
-  bet[_RAISES], bet[_TO_ACT] = 0, bet[_STILL_IN]
-  bet[_PLAYER] = _next_in(active, _FIRST_PLAYER[bet[_ROUND]])
-  return True
-
-
-@numba.njit(cache=True)
-def _returns(deal, chips, active, bet, ranks, returns):
-  """Each player's chips won at the end of a game: the pot to the last one
-  in, or split among the best hands at the showdown."""
-  pot = chips.sum()
-  if bet[_STILL_IN] == 1:
-    for p in range(NUM_PLAYERS):
-      returns[p] = (pot if active[p] else 0.0) - chips[p]
-    return
-  hand_ranks.showdown_ranks(deal, NUM_PLAYERS, ranks)
-  best, winners = -1, 0
-  for p in range(NUM_PLAYERS):
-    if active[p] and ranks[p] > best:
-      best, winners = ranks[p], 0
-    if active[p] and ranks[p] == best:
-      winners += 1
-  for p in range(NUM_PLAYERS):
-    won = pot / winners if active[p] and ranks[p] == best else 0.0
-    returns[p] = won - chips[p]
-
-
-@numba.njit(cache=True)
-def replay(deal, actions, players, legal_masks, returns):
-  """Plays `actions` on `deal` as the kernel does, writing who acted and
-  the legal actions (a mask) at each, and the chips won; the number of
-  actions the game took (its rules in one place, for the tests)."""
-  chips = np.empty(NUM_PLAYERS)
-  active = np.empty(NUM_PLAYERS, np.bool_)
-  bet = np.empty(6, np.int64)
-  legal = np.empty(3, np.int64)
-  _begin(chips, active, bet)
-  i = 0
-  while not bet[_OVER]:
-    players[i] = bet[_PLAYER]
-    n = _legal_actions(chips, bet, legal)
-    legal_masks[i, :] = False
-    for j in range(n):
-      legal_masks[i, legal[j]] = True
-    _apply(actions[i], chips, active, bet)
-    i += 1
-  _returns(deal, chips, active, bet, np.empty(NUM_PLAYERS, np.int64), returns)
-  return i
-
-
 @numba.njit(cache=True, nogil=True)  # threads share the tables
 def _simulate(num_episodes, seed, preflop, flop_boards, flop, turn_boards,
               turn, river_boards, river, keys, counts, action_counts, q,
@@ -252,14 +114,14 @@ def _simulate(num_episodes, seed, preflop, flop_boards, flop, turn_boards,
   buckets = np.empty((NUM_PLAYERS, 4), np.int64)
   chips = np.empty(NUM_PLAYERS)
   active = np.empty(NUM_PLAYERS, np.bool_)
-  bet = np.empty(6, np.int64)
+  bet = np.empty(betting.COUNTERS, np.int64)
   in_tree = np.empty(NUM_PLAYERS, np.bool_)
   ranks = np.empty(NUM_PLAYERS, np.int64)
   returns = np.empty(NUM_PLAYERS)
   legal = np.empty(3, np.int64)
-  path_u = np.empty(_MAX_DECISIONS, np.int64)
-  path_k = np.empty(_MAX_DECISIONS, np.int64)
-  path_p = np.empty(_MAX_DECISIONS, np.int64)
+  path_u = np.empty(betting.MAX_DECISIONS, np.int64)
+  path_k = np.empty(betting.MAX_DECISIONS, np.int64)
+  path_p = np.empty(betting.MAX_DECISIONS, np.int64)
   for step in range(num_episodes + 2):
     lhe.deal_ahead(deck, deals[step % 3], board_ranks[step % 3], scratch,
                    flop_boards, turn_boards, river_boards)
@@ -276,18 +138,18 @@ def _simulate(num_episodes, seed, preflop, flop_boards, flop, turn_boards,
       buckets[p, 1] = flop[cells[slot, p, 1]]
       buckets[p, 2] = turn[cells[slot, p, 2]] // _COARSER[2]
       buckets[p, 3] = river[cells[slot, p, 3]] // _COARSER[3]
-    _begin(chips, active, bet)
+    betting.begin(chips, active, bet)
     in_tree[:] = True
-    betting = _FNV_OFFSET
+    history = betting.EMPTY_BETTING  # the betting so far, hashed
     c = _exploration(chips, active, 0, cap, k_explore)
     depth = 0
-    while not bet[_OVER]:
-      p = bet[_PLAYER]
-      n = _legal_actions(chips, bet, legal)
+    while not bet[betting.OVER]:
+      p = bet[betting.PLAYER]
+      n = betting.legal_actions(chips, bet, legal)
       if not in_tree[p]:
         k = np.random.randint(n)  # rollout
       else:
-        key = state_key(betting, buckets[p, bet[_ROUND]])
+        key = betting.state_key(history, buckets[p, bet[betting.ROUND]])
         u = find_row(keys, key)
         if keys[u] == 0:  # expand (while the table has room), roll out
           k = np.random.randint(n)
@@ -302,10 +164,10 @@ def _simulate(num_episodes, seed, preflop, flop_boards, flop, turn_boards,
                                 d, c)
           path_u[depth], path_k[depth], path_p[depth] = u, k, p
           depth += 1
-      betting = _mix(betting, legal[k])
-      if _apply(legal[k], chips, active, bet):
-        c = _exploration(chips, active, bet[_ROUND], cap, k_explore)
-    _returns(deal, chips, active, bet, ranks, returns)
+      history = betting.mix(history, legal[k])
+      if betting.apply(legal[k], chips, active, bet):
+        c = _exploration(chips, active, bet[betting.ROUND], cap, k_explore)
+    betting.returns(deal, chips, active, bet, ranks, returns)
     returns /= nfsp_lhe.BIG_BLIND
     smooth_uct.backup(path_u, path_k, path_p, depth, returns, counts,
                       action_counts, q)
@@ -392,6 +254,33 @@ def _key(tables, state):
   return key[0]
 
 
+@numba.njit(cache=True)
+def _state_keys(histories, buckets):
+  keys = np.empty(len(histories), np.uint64)
+  for i in range(len(histories)):
+    keys[i] = betting.state_key(histories[i], buckets[i])
+  return keys
+
+
+@numba.njit(cache=True)
+def _find_rows(keys, wanted):
+  return np.array([find_row(keys, key) for key in wanted], np.int64)
+
+
+def _decision_keys(tables, decisions):
+  """The keys of many decisions' information states
+  (`evaluation.batched_three_player.ThreePlayerDecisions`), as `_key`."""
+  buckets = board_buckets.buckets(decisions.round, decisions.hole,
+                                  decisions.board, tables)
+  return _state_keys(decisions.betting, buckets // _COARSER[decisions.round])
+
+
+def _legal_columns(legal):
+  """(n, 3): the column of each row's k-th legal action (k < its count)."""
+  ranks = np.cumsum(legal, axis=1)
+  return np.stack([np.argmax(ranks > k, axis=1) for k in range(3)], axis=1)
+
+
 class _AveragePolicy(policy_lib.Policy):
   """N(u, a) / N(u) from a copy of a three-player search's rows, uniform
   off the tree."""
@@ -408,6 +297,24 @@ class _AveragePolicy(policy_lib.Policy):
       return {a: 1.0 / len(legal) for a in legal}
     counts = self._action_counts[u, :len(legal)]
     return {a: float(v) for a, v in zip(legal, counts / counts.sum())}
+
+  def batch_action_probabilities(self, decisions):
+    """(n, 3) over fold, call, raise at many decisions at once
+    (`evaluation.batched_three_player`): the same numbers as
+    `action_probabilities`."""
+    rows = _find_rows(self._keys, _decision_keys(self._tables, decisions))
+    widths = decisions.legal.sum(axis=1)
+    probs = decisions.legal / widths[:, None]
+    known = np.flatnonzero(self._keys[rows] != 0)
+    counts = np.where(np.arange(3) < widths[known, None],
+                      self._action_counts[rows[known], :3], 0)
+    shares = counts / counts.sum(axis=1, keepdims=True)
+    columns = _legal_columns(decisions.legal[known])
+    probs[known] = 0.0
+    for k in range(3):
+      some = widths[known] > k
+      probs[known[some], columns[some, k]] = shares[some, k]
+    return probs
 
 
 class GreedyProfile3(policy_lib.Policy):
@@ -433,6 +340,23 @@ class GreedyProfile3(policy_lib.Policy):
         self.choice[i] < len(legal)):
       return {a: float(j == self.choice[i]) for j, a in enumerate(legal)}
     return {a: 1.0 / len(legal) for a in legal}
+
+  def batch_action_probabilities(self, decisions):
+    """(n, 3) over fold, call, raise at many decisions at once
+    (`evaluation.batched_three_player`): one bucket look-up and one binary
+    search per row."""
+    keys = _decision_keys(self.tables, decisions)
+    widths = decisions.legal.sum(axis=1)
+    probs = decisions.legal / widths[:, None]
+    if not len(self.keys):
+      return probs
+    i = np.minimum(np.searchsorted(self.keys, keys), len(self.keys) - 1)
+    choice = self.choice[i].astype(np.int64)
+    known = np.flatnonzero((self.keys[i] == keys) & (choice < widths))
+    columns = _legal_columns(decisions.legal[known])
+    probs[known] = 0.0
+    probs[known, columns[np.arange(len(known)), choice[known]]] = 1.0
+    return probs
 
   def save(self, path):
     """Writes the profile and its settings to a compressed .npz (through a
