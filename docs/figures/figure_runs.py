@@ -147,11 +147,11 @@ def draw_seeds(axes, curves, colour, label):
   axes.plot(steps, means, color=colour, label=label)
 
 
-def train_evaluate_main(doc, train, evaluate, episodes, runs):
+def train_evaluate_main(doc, train, evaluate, episodes, runs, deals=2000):
   """The command line of the search figure scripts (fig. 3.5, table 3.3):
   `train` (resumable through the training binary) or `evaluate`, with
   `--episodes` (default `episodes`), `--threads`, `--runs` (default
-  `<repository>/runs/<runs>`), `--deals` and `--seed`."""
+  `<repository>/runs/<runs>`), `--deals` (default `deals`) and `--seed`."""
   parser = argparse.ArgumentParser(
       description=doc.split("\n\n")[0].replace("\n", " "))
   parser.add_argument("command", choices=["train", "evaluate"])
@@ -162,7 +162,7 @@ def train_evaluate_main(doc, train, evaluate, episodes, runs):
                       "cores).")
   parser.add_argument("--runs", default=os.path.join(
       os.path.dirname(os.path.dirname(HERE)), "runs", runs))
-  parser.add_argument("--deals", type=int, default=2000)
+  parser.add_argument("--deals", type=int, default=deals)
   parser.add_argument("--seed", type=int, default=0)
   args = parser.parse_args()
   (train if args.command == "train" else evaluate)(args)
