@@ -40,20 +40,25 @@ def network(game):
   return nfsp.NFSPPolicy(game, nfsp.agents_for(game, config, seed=1))
 
 
+def checked_down_cards(game, seed, deal):
+  """The cards `matches.chance_action` deals from deal `deal`'s stream, read
+  off a game checked down to the showdown: each player's hole cards in seat
+  order, then the flop, turn and river."""
+  chance = np.random.default_rng([seed, 1, deal])
+  state = game.new_initial_state()
+  while not state.is_terminal():
+    if state.is_chance_node():
+      state.apply_action(matches.chance_action(state, chance.random()))
+    else:
+      state.apply_action(1)  # check or call down to the showdown
+  return sum((state.hole_cards(p) for p in range(game.num_players())),
+             []) + state.board_cards()
+
+
 def test_deals_are_the_ones_head_to_head_plays(game):
-  """Card by card as `matches.chance_action` deals them from deal i's
-  stream: player 0's hole cards, player 1's, the flop, turn and river."""
   cards = batched_matches.deal_cards(30, seed=4)
   for deal, row in enumerate(cards):
-    chance = np.random.default_rng([4, 1, deal])
-    state = game.new_initial_state()
-    while not state.is_terminal():
-      if state.is_chance_node():
-        state.apply_action(matches.chance_action(state, chance.random()))
-      else:
-        state.apply_action(1)  # check or call down to the showdown
-    np.testing.assert_array_equal(
-        state.hole_cards(0) + state.hole_cards(1) + state.board_cards(), row)
+    np.testing.assert_array_equal(checked_down_cards(game, 4, deal), row)
 
 
 def test_decisions_see_the_games_tensors_and_buckets(game, fake_tables):

@@ -13,8 +13,8 @@ from nfsp_spiel import smooth_uct
 from nfsp_spiel.evaluation import baselines
 from nfsp_spiel.evaluation import batched_matches
 from nfsp_spiel.evaluation import batched_three_player
-from nfsp_spiel.evaluation import matches
 from nfsp_spiel.smooth_uct import lhe3
+from test_batched_matches import checked_down_cards
 
 
 @pytest.fixture(scope="module")
@@ -55,20 +55,9 @@ class _Recorder(policy_lib.Policy):
 
 
 def test_deals_are_the_ones_three_player_match_plays(game):
-  """Card by card as `matches.chance_action` deals them: each player's hole
-  cards in seat order, then the board."""
   cards = batched_matches.deal_cards(20, seed=3, cards_per_deal=11, first=5)
   for i, row in enumerate(cards):
-    chance = np.random.default_rng([3, 1, 5 + i])
-    state = game.new_initial_state()
-    while not state.is_terminal():
-      if state.is_chance_node():
-        state.apply_action(matches.chance_action(state, chance.random()))
-      else:
-        state.apply_action(1)  # check or call down to the showdown
-    np.testing.assert_array_equal(
-        state.hole_cards(0) + state.hole_cards(1) + state.hole_cards(2) +
-        state.board_cards(), row)
+    np.testing.assert_array_equal(checked_down_cards(game, 3, 5 + i), row)
 
 
 def test_decisions_carry_the_games_tensors(game):

@@ -41,8 +41,30 @@ def betting_tree():
   return BettingTree()
 
 
+class DecisionRows:
+  """What the batches of decisions share (dataclasses of per-row arrays with
+  `player`, `round`, `hole`, `board`, `legal` and a `betting_part()`)."""
+
+  def __len__(self):
+    return len(self.legal)
+
+  def rows(self, index):
+    """The decisions at `index` (a mask or indices)."""
+    return dataclasses.replace(self, **{
+        field.name: getattr(self, field.name)[index]
+        for field in dataclasses.fields(self)
+        if isinstance(getattr(self, field.name), np.ndarray)})
+
+  def information_state_tensors(self):
+    """The acting players' information-state tensors (float32; equal to
+    the game's own: the tests check it)."""
+    return np.concatenate(
+        [nfsp_lhe.card_tensors(self.hole, self.board, self.round),
+         self.betting_part().astype(np.float32)], axis=1)
+
+
 @dataclasses.dataclass(frozen=True)
-class Decisions:
+class Decisions(DecisionRows):
   """n decision points of `nfsp_lhe` games: what a batched policy sees.
 
   Attributes:
@@ -63,35 +85,17 @@ class Decisions:
   board: np.ndarray
   legal: np.ndarray
 
-  def __len__(self):
-    return len(self.node)
-
-  def rows(self, index):
-    """The decisions at `index` (a mask or indices)."""
-    return select_rows(self, index)
-
   def describe(self, row):
     """Where decision `row` is, for error messages."""
     return f"betting node {self.node[row]}"
 
+  def betting_part(self):
+    """(n, 80) the betting part of the information-state tensors."""
+    return self.tree.betting_tensor[self.node]
+
   def contributions(self):
     """(n, 2) chips each player has put in (blinds included)."""
     return self.tree.contributions[self.node]
-
-  def information_state_tensors(self):
-    """(n, 288) float32: `nfsp_lhe`'s information-state tensors of the
-    acting players (equal to the game's own: a test checks it)."""
-    return np.concatenate(
-        [nfsp_lhe.card_tensors(self.hole, self.board, self.round),
-         self.tree.betting_tensor[self.node].astype(np.float32)], axis=1)
-
-
-def select_rows(decisions, index):
-  """A batch of decisions (a dataclass of per-row arrays) at `index`."""
-  return dataclasses.replace(decisions, **{
-      field.name: getattr(decisions, field.name)[index]
-      for field in dataclasses.fields(decisions)
-      if isinstance(getattr(decisions, field.name), np.ndarray)})
 
 
 class BatchedPolicy(Protocol):

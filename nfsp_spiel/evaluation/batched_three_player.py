@@ -36,7 +36,7 @@ CHUNK_DEALS = 20_000  # deals played together: ~100 MB of uniforms and state
 
 
 @dataclasses.dataclass(frozen=True)
-class ThreePlayerDecisions:
+class ThreePlayerDecisions(batched_matches.DecisionRows):
   """n decision points of `nfsp_lhe3` games: what a batched policy sees.
 
   Attributes:
@@ -59,29 +59,14 @@ class ThreePlayerDecisions:
   board: np.ndarray
   legal: np.ndarray
 
-  def __len__(self):
-    return len(self.player)
-
-  def rows(self, index):
-    """The decisions at `index` (a mask or indices)."""
-    return batched_matches.select_rows(self, index)
-
   def describe(self, row):
     """Where decision `row` is, for error messages."""
     return (f"player {self.player[row]}'s decision in round "
             f"{self.round[row]} (betting hash {self.betting[row]})")
 
-  def information_state_tensors(self):
-    """(n, 388) float32: `nfsp_lhe3`'s information-state tensors of the
-    acting players (equal to the game's own: a test checks it)."""
-    return np.concatenate(
-        [nfsp_lhe.card_tensors(self.hole, self.board, self.round),
-         self.betting_ones.astype(np.float32)], axis=1)
-
-
-def plays_batched(policy):
-  """Whether `policy` answers `ThreePlayerDecisions`."""
-  return batched_matches.plays_batched(policy)
+  def betting_part(self):
+    """(n, 180) the betting part of the information-state tensors."""
+    return self.betting_ones
 
 
 @numba.njit(cache=True)

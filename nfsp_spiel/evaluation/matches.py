@@ -125,20 +125,28 @@ def head_to_head(game, first, second, num_deals=1000, seed=0, duplicate=True,
     raise ValueError(f"head_to_head needs a two-player game, got {game}")
   if num_deals < 1:
     raise ValueError(f"num_deals={num_deals}: a match needs at least one deal")
-  can_batch = (duplicate and game.get_type().short_name == "nfsp_lhe" and
-               batched_matches.plays_batched(first) and
-               batched_matches.plays_batched(second))
-  if batched and not can_batch:
-    raise ValueError("batched=True: batched matches play duplicate nfsp_lhe "
-                     "deals between policies with batch_action_probabilities"
-                     f" (got {game}, duplicate={duplicate}, "
-                     f"{type(first).__name__} and {type(second).__name__})")
-  if can_batch and batched is not False:
+  if _plays_batched(batched, duplicate, game, "nfsp_lhe", first, second,
+                    "batched matches play duplicate nfsp_lhe deals"):
     scores = batched_matches.play(first, second, num_deals, seed)
   else:
     scores = _play_one_by_one(game, first, second, num_deals, seed,
                               duplicate, progress)
   return _result(game, scores)
+
+
+def _plays_batched(batched, duplicate, game, batched_game, first, second,
+                   what):
+  """Whether a match is played batched: where it can be, unless `batched`
+  is False; `batched=True` where it cannot be is an error."""
+  can_batch = (duplicate and game.get_type().short_name == batched_game and
+               batched_matches.plays_batched(first) and
+               batched_matches.plays_batched(second))
+  if batched and not can_batch:
+    raise ValueError(f"batched=True: {what} between policies with "
+                     f"batch_action_probabilities (got {game}, duplicate="
+                     f"{duplicate}, {type(first).__name__} and "
+                     f"{type(second).__name__})")
+  return can_batch and batched is not False
 
 
 def three_player_match(game, player, opponent, num_deals=1000, seed=0,
@@ -158,15 +166,8 @@ def three_player_match(game, player, opponent, num_deals=1000, seed=0,
   me, them = _Player(game, player), _Player(game, opponent)
   if me.bots or them.bots:
     raise ValueError("three_player_match plays policies, not OpenSpiel bots")
-  can_batch = (game.get_type().short_name == "nfsp_lhe3" and
-               batched_three_player.plays_batched(player) and
-               batched_three_player.plays_batched(opponent))
-  if batched and not can_batch:
-    raise ValueError("batched=True: batched three-player matches play "
-                     "nfsp_lhe3 deals between policies with "
-                     f"batch_action_probabilities (got {game}, "
-                     f"{type(player).__name__} and {type(opponent).__name__})")
-  if can_batch and batched is not False:
+  if _plays_batched(batched, True, game, "nfsp_lhe3", player, opponent,
+                    "batched three-player matches play nfsp_lhe3 deals"):
     return _result(game, batched_three_player.play(player, opponent,
                                                    num_deals, seed))
   scores = np.zeros(num_deals)
