@@ -17,7 +17,7 @@ always-raise, equity-threshold), in mbb/h with duplicate deals and standard
 errors:
 
   python docs/figures/fig3_5_lhe_smooth_uct.py train --threads 1 &
-  python docs/figures/fig3_5_lhe_smooth_uct.py evaluate --deals 2000
+  python docs/figures/fig3_5_lhe_smooth_uct.py evaluate --deals 50000
 
 The match table goes to `data/fig3_5_lhe/matches.csv`, the plot to
 `fig3_5_lhe.png`.
@@ -100,7 +100,8 @@ def evaluate(args):
       result = evaluation.head_to_head(game, first, second,
                                        num_deals=args.deals, seed=args.seed)
       rows.append(figure_runs.match_row(
-          result, episodes=episodes, player=player, opponent=opponent))
+          result, episodes=episodes, player=player, opponent=opponent,
+          deals=result.num_deals))
   figure_runs.write_rows("fig3_5_lhe", rows)
   _plot(rows)
 
@@ -142,7 +143,9 @@ def _plot(rows):
 
 
 def main():
-  figure_runs.train_evaluate_main(__doc__, train, evaluate, "1e7,1e8,1e9,1e10,1.3e10", "fig3_5_lhe")
+  figure_runs.train_evaluate_main(__doc__, train, evaluate,
+                                  "1e7,1e8,1e9,1e10,1.3e10", "fig3_5_lhe",
+                                  deals=50_000)
 
 
 if __name__ == "__main__":

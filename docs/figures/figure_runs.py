@@ -201,6 +201,8 @@ def write_rows(figure, rows):
   os.makedirs(out, exist_ok=True)
   with open(os.path.join(out, "matches.csv"), "w", newline="",
             encoding="utf-8") as f:
-    writer = csv.DictWriter(f, list(rows[0]))
+    # Every row's columns, in order of appearance (rows measured before a
+    # column existed leave it empty).
+    writer = csv.DictWriter(f, list(dict.fromkeys(k for r in rows for k in r)))
     writer.writeheader()
     writer.writerows(rows)
