@@ -45,7 +45,7 @@ def train(args):
     command = [sys.executable, os.path.join(ROOT, "examples", "smooth_uct.py"),
                "--game", "nfsp_lhe3", "--preset", preset,
                "--seed", str(args.seed), "--episodes", args.episodes,
-               "--eval_every", "1e8", "--eval_deals", "200",
+               "--eval_every", "1e8", "--eval_deals", "2000",
                "--output_dir", os.path.join(args.runs, preset)]
     if args.threads:
       command += ["--threads", str(args.threads)]
