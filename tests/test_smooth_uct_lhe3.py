@@ -8,7 +8,7 @@ import nfsp_spiel  # noqa: F401
 from nfsp_spiel import evaluation
 from nfsp_spiel import smooth_uct
 from nfsp_spiel.games import poker
-from nfsp_spiel.poker import three_player_betting
+from nfsp_spiel.trees import three_player_betting
 from nfsp_spiel.smooth_uct import lhe3
 
 
@@ -46,8 +46,8 @@ def test_the_kernels_rules_are_the_games(game):
     got_players = np.empty(64, np.int64)
     got_masks = np.empty((64, 3), bool)
     returns = np.empty(3)
-    count = three_player_betting.replay(deal, np.array(actions), got_players, got_masks,
-                        returns)
+    count = three_player_betting.replay(deal, np.array(actions), got_players,
+                                        got_masks, returns)
     assert count == len(actions)
     np.testing.assert_array_equal(got_players[:count], players)
     np.testing.assert_array_equal(got_masks[:count], masks)

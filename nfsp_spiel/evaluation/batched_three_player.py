@@ -5,7 +5,7 @@ each deal three times with the player in each seat, one OpenSpiel state at a
 time: about 300 deals a second against greedy profiles, so the thousands of
 deals that thesis table 3.3's errors of 1 mbb/h need would take hours. Here
 all of a chunk's games advance together: the betting is played on arrays by
-`poker.three_player_betting` (the rules the Smooth UCT search plays, checked
+`trees.three_player_betting` (the rules the Smooth UCT search plays, checked
 against the game), and each side answers the decisions of every game where
 it acts in one call, `batch_action_probabilities(ThreePlayerDecisions)`.
 
@@ -24,7 +24,7 @@ import numpy as np
 
 from nfsp_spiel.evaluation import batched_matches
 from nfsp_spiel.games import nfsp_lhe
-from nfsp_spiel.poker import three_player_betting as betting
+from nfsp_spiel.trees import three_player_betting as betting
 
 NUM_PLAYERS = betting.NUM_PLAYERS
 NUM_ACTIONS = batched_matches.NUM_ACTIONS

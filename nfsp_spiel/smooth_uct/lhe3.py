@@ -11,7 +11,7 @@ information states through a compiled betting tree, which for three players
 has 23.9M nodes (9.7M decisions) and 215M information states in this grid,
 13.8 GB in 64-byte rows (measured building it: 7.6 minutes in Python). The
 thesis searched within 3.6 GB. So here the betting is played in the kernel
-(chips, raises, who is still in: `poker.three_player_betting`), and an
+(chips, raises, who is still in: `trees.three_player_betting`), and an
 information state is a 64-bit hash of the betting sequence and the acting
 player's bucket (`three_player_betting.state_key`), kept in an
 open-addressing table whose rows are taken as states join the tree
@@ -40,7 +40,7 @@ from nfsp_spiel.core import checkpoints
 from nfsp_spiel.core import checks
 from nfsp_spiel.games import nfsp_lhe
 from nfsp_spiel.poker import board_buckets
-from nfsp_spiel.poker import three_player_betting as betting
+from nfsp_spiel.trees import three_player_betting as betting
 from nfsp_spiel.smooth_uct import lhe
 from nfsp_spiel.smooth_uct import search as smooth_uct
 
