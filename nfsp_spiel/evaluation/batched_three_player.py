@@ -2,8 +2,8 @@
 
 `matches.three_player_match` plays one policy against two copies of another,
 each deal three times with the player in each seat, one OpenSpiel state at a
-time: about 300 deals a second against greedy profiles, so the thousands of
-deals that thesis table 3.3's errors of 1 mbb/h need would take hours. Here
+time: about 500 deals a second between greedy profiles, so the 1-2 million
+deals that errors of 1 mbb/h (thesis table 3.3's) need would take an hour. Here
 all of a chunk's games advance together: the betting is played on arrays by
 `trees.three_player_betting` (the rules the Smooth UCT search plays, checked
 against the game), and each side answers the decisions of every game where
