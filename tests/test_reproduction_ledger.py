@@ -7,6 +7,7 @@ longer support.
 """
 
 import importlib.util
+import math
 import os
 import re
 
@@ -69,6 +70,28 @@ def test_a_measure_reads_the_row_at_or_before_its_point(curve):
   assert read(at=1000) == 0.5
   assert read(at="mean", **{"from": 100}) == 0.75
   assert read(at="max", to=100) == 2.0
+
+
+def test_roughness_is_the_spread_of_log_steps_not_the_trend(tmp_path):
+  # A decade down every step has no roughness, however steep; two decades
+  # then none (log steps -2, 0, -2, 0, -2) has the steps' sd, sqrt(1.2).
+  for name, exponents, expected in (("smooth", range(6), 0.0),
+                                    ("jumpy", (0, 2, 2, 4, 4, 6), 1.2 ** 0.5)):
+    text = "step,e\n" + "".join(f"{x},{10.0 ** -e}\n"
+                                for x, e in enumerate(exponents))
+    value = make_ledger.measure(
+        {"csv": _write(tmp_path, f"{name}.csv", text), "column": "e",
+         "at": "roughness"}, "t")
+    assert value == pytest.approx(expected), name
+
+
+def test_a_window_the_run_has_not_reached_is_nan_and_fails_conditions(curve):
+  value = make_ledger.measure({"csv": curve, "column": "exploitability",
+                               "at": "roughness", "from": 5000}, "t")
+  assert math.isnan(value)
+  for condition in ("late > 1.5 * early", "late <= 1.5 * early"):
+    assert not make_ledger.holds(condition, {"late": value, "early": 0.1},
+                                 "t")
 
 
 def test_a_measure_combines_the_files_of_a_glob(tmp_path):

@@ -47,9 +47,20 @@ def _standard_error(values):
   return statistics.stdev(values) / math.sqrt(len(values))
 
 
+def _roughness(values):
+  """How much a curve jumps between consecutive points: the standard
+  deviation (ddof 1) of the differences of log10(values), so a trend adds
+  nothing to it and the scale of the values does not matter (a "noisy
+  performance" claim, compared window against window)."""
+  if len(values) < 3 or min(values) <= 0:
+    return math.nan
+  logs = [math.log10(v) for v in values]
+  return statistics.stdev(b - a for a, b in zip(logs, logs[1:]))
+
+
 REDUCERS = {"last": lambda v: v[-1], "first": lambda v: v[0], "min": min,
             "max": max, "mean": lambda v: sum(v) / len(v),
-            "stderr": _standard_error}
+            "stderr": _standard_error, "roughness": _roughness}
 COMBINERS = {"mean": lambda v: sum(v) / len(v), "min": min, "max": max,
              "count": len, "stderr": _standard_error}
 MEASURE_KEYS = {"csv", "column", "at", "x", "from", "to", "where", "combine"}
@@ -92,6 +103,8 @@ def read_one(path, spec, where):
                         f" which {path} lacks")
     rows = [r for r in rows if _number(r[x_column], where) <= at][-1:]
   if not rows:
+    if isinstance(at, str) and ("from" in spec or "to" in spec):
+      return math.nan  # a window the run has not reached: no rule uses it
     raise LedgerError(f"{where}: no row of {path} matches")
   if spec["column"] not in rows[0]:
     raise LedgerError(f"{where}: {path} has no column {spec['column']!r}; "
