@@ -7,8 +7,14 @@ one thread, rounds interleaved (A B C ... A B C ...):
   K=<k>   `nfsp.population.Population` of k members (seeds 0, 2, 4, ...)
 Every member plays `--warmup` episodes (memories past the 1000 records
 learning waits for, XLA compiled), then `--episodes` more are timed; the
-table gives episodes/s per member and in total, and the total against the
-single run's. On Leduc the settings are `NFSPConfig.leduc()`, on Limit
+table gives episodes/s per member and in total, the total against the
+single run's, the compiled learning calls' share of the time (the calls
+alone, timed around each; batch sampling is outside them) and the bound
+they set: the total against the single run's if everything else a variant
+does cost nothing. A new shape of call (which parts learn, how many calls
+at most) compiles in its first call, which can fall in the timed part; the
+rates leave out the time of every function's first call (XLA's compile),
+and the table gives that time apart. On Leduc the settings are `NFSPConfig.leduc()`, on Limit
 Hold'em (`--game nfsp_lhe`) `NFSPConfig.lhe()` (K = 1, 2).
 
   python benchmarks/population_episodes.py --rounds 3 --cpus 0
@@ -32,6 +38,9 @@ def measure(variant, game_string, warmup, episodes):
   from nfsp_spiel import nfsp  # pylint: disable=g-import-not-at-top
   from nfsp_spiel.nfsp import population  # pylint: disable=g-import-not-at-top
   from nfsp_spiel.nfsp import selfplay  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.nfsp import fused_learning  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.nfsp import stacked_learning  # pylint: disable=g-import-not-at-top
+  call_seconds = _time_compiled_calls(fused_learning, stacked_learning)
   tf.config.threading.set_intra_op_parallelism_threads(1)
   tf.config.threading.set_inter_op_parallelism_threads(1)
   game = pyspiel.load_game(game_string)
@@ -46,9 +55,40 @@ def measure(variant, game_string, warmup, episodes):
         game, config, population.spaced_seeds(members, game.num_players()))
     total = lambda: sum(driver.episodes)  # noqa: E731
   driver.play(warmup)
+  call_seconds[:] = [0.0, 0.0]
   start, before = time.perf_counter(), total()
   driver.play(episodes)
-  return (total() - before) / (time.perf_counter() - start)
+  seconds = time.perf_counter() - start - call_seconds[1]
+  played = total() - before
+  print(json.dumps({"call_seconds_per_episode": call_seconds[0] / played,
+                    "call_share": call_seconds[0] / seconds,
+                    "compile_seconds": call_seconds[1]}))
+  return played / seconds
+
+
+def _time_compiled_calls(fused_learning, stacked_learning):
+  """Wraps every compiled learning call the drivers make in a timer (the
+  calls run synchronously on a CPU); returns the seconds' [in calls after
+  each function's first, in first calls]."""
+  seconds = [0.0, 0.0]
+
+  def timed(compile_function):
+    def compile_timed(*arguments):
+      function, calls = compile_function(*arguments), [0]
+
+      def call(*inputs):
+        start = time.perf_counter()
+        outputs = function(*inputs)
+        seconds[calls[0] == 0] += time.perf_counter() - start
+        calls[0] += 1
+        return outputs
+      return call
+    return compile_timed
+
+  fused_learning._compile = timed(fused_learning._compile)  # pylint: disable=protected-access
+  stacked_learning.StackedLearning._compile = timed(  # pylint: disable=protected-access
+      stacked_learning.StackedLearning._compile)  # pylint: disable=protected-access
+  return seconds
 
 
 def main():
@@ -67,30 +107,40 @@ def main():
                              args.episodes)))
     return
   variants = ["single"] + [f"K={k}" for k in args.sizes.split(",")]
+  details = {}
   rates = interleaved.rounds(
       __file__, variants, ["--game", args.game, "--warmup", str(args.warmup),
                            "--episodes", str(args.episodes)],
-      args.rounds, args.cpus, unit="episodes/s in total")
+      args.rounds, args.cpus, unit="episodes/s in total", details=details)
   single = statistics.median(rates["single"])
   print(f"\n{args.game}, medians of {args.rounds} rounds, CPUs "
         f"{args.cpus or 'all'}, {args.warmup:,} + {args.episodes:,} episodes "
         "per member\n")
   print("| variant | members | episodes/s in total | per member | "
-        "total vs single run |")
-  print("| --- | ---: | ---: | ---: | ---: |")
+        "total vs single run | learning calls' share | bound: calls alone | "
+        "compiling (s) |")
+  print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
   rows = []
   for variant, values in rates.items():
     members = 1 if variant == "single" else int(variant[len("K="):])
     total = statistics.median(values)
-    rows.append((variant, members, total, total / members, total / single))
+    share = statistics.median(d["call_share"] for d in details[variant])
+    bound = 1.0 / single / statistics.median(
+        d["call_seconds_per_episode"] for d in details[variant])
+    compiling = statistics.median(d["compile_seconds"]
+                                  for d in details[variant])
+    rows.append((variant, members, total, total / members, total / single,
+                 share, bound, compiling))
     print(f"| {variant} | {members} | {total:,.0f} | {total / members:,.0f} "
-          f"| {total / single:.2f}x |")
+          f"| {total / single:.2f}x | {share:.0%} | {bound:.2f}x | "
+          f"{compiling:.1f} |")
   if args.csv:
     with open(args.csv, "w") as f:
-      f.write("game,variant,members,episodes_per_s,per_member,vs_single\n")
+      f.write("game,variant,members,episodes_per_s,per_member,vs_single,"
+              "call_share,bound_vs_single,compile_seconds\n")
       for row in rows:
         f.write(f"{args.game},{row[0]},{row[1]},{row[2]:.1f},{row[3]:.1f},"
-                f"{row[4]:.3f}\n")
+                f"{row[4]:.3f},{row[5]:.3f},{row[6]:.3f},{row[7]:.1f}\n")
 
 
 if __name__ == "__main__":
