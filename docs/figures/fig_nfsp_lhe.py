@@ -12,18 +12,18 @@ exploitability) beside them. The run is `examples/nfsp.py` with the paper's
 sec. 4.3 settings (`NFSPConfig.lhe()`), checkpointed under runs/ and
 resumable by the same command:
 
-  python examples/nfsp.py --game nfsp_lhe --preset lhe \\
-      --episodes 20000000 --eval_every 50000 --checkpoint_every 50000 \\
-      --eval_deals 500 --smooct_deals 500 --lbr_hands 500 \\
-      --eval_policies average,greedy_average,best_response \\
-      --output_dir runs/nfsp_lhe
+  python examples/nfsp.py --game nfsp_lhe --preset lhe --seed 0 \\
+      --episodes 20000000 --eval_every 250000 --checkpoint_every 250000 \\
+      --eval_deals 12500 --smooct_deals 12500 --lbr_hands 2000 \\
+      --eval_policies average,greedy_average --output_dir runs/nfsp_lhe
   python docs/figures/fig_nfsp_lhe.py     # copies the curve, draws the PNG
 
-A run whose curve has no SmooCT columns (started with --smooct_deals 0, or
-before the profile existed) is measured afterwards from copies of its
-checkpoints (a hard link per checkpoint, which the run's atomic replace
+(25,000 hands per match: 12,500 duplicate deals, the paper's count.) The
+curve logs means only; the standard errors come from checkpoints measured
+afterwards (hard links of the run's checkpoints, which its atomic replace
 leaves intact): `--snapshots DIR` plays each one's average and
-greedy-average strategies against the profile and keeps the results in
+greedy-average strategies against the profile, on the run's seed (the same
+deals as the run's own evaluation), and keeps the results in
 `data/nfsp_lhe/vs_smooct.csv` (snapshots already there are not replayed).
 
 The curve is copied to `data/nfsp_lhe/curve.csv` when it goes further than
@@ -77,10 +77,12 @@ def _read_snapshot_results(path):
     return list(csv.DictReader(f))
 
 
-def evaluate_snapshots(directory, results_path, deals, seed):
+def evaluate_snapshots(directory, results_path, deals, seed, learn_locksteps):
   """Plays each NFSP checkpoint in `directory` (average and greedy-average)
   against the shipped SmooCT-like profile; appends a row per checkpoint and
-  policy to `results_path` (a rerun skips those already there)."""
+  policy to `results_path` (a rerun skips those already there).
+  `learn_locksteps`: the run's (`examples/nfsp.py` uses 8 on Limit Hold'em;
+  the checkpoint's header must match)."""
   import pyspiel  # pylint: disable=g-import-not-at-top
   import nfsp_spiel  # noqa: F401  pylint: disable=g-import-not-at-top,unused-import
   from nfsp_spiel import evaluation  # pylint: disable=g-import-not-at-top
@@ -99,7 +101,8 @@ def evaluate_snapshots(directory, results_path, deals, seed):
       writer.writeheader()
     for path in sorted(glob.glob(os.path.join(directory, "*.npz"))):
       loop = selfplay.SelfPlay.restore(game, path, agents, num_games=128,
-                                       seed=seed)
+                                       seed=seed,
+                                       learn_locksteps=learn_locksteps)
       for kind in ("average", "greedy_average"):
         if (loop.episodes, kind) in done:
           continue
@@ -122,8 +125,10 @@ def main():
   parser.add_argument("--snapshots", default=None, help="a folder of the "
                       "run's checkpoints to measure against the SmooCT-like "
                       "profile")
-  parser.add_argument("--smooct_deals", type=int, default=1000)
+  parser.add_argument("--smooct_deals", type=int, default=12500)
   parser.add_argument("--seed", type=int, default=0)
+  parser.add_argument("--learn_locksteps", type=int, default=8,
+                      help="the run's (1 for runs before learning groups)")
   args = parser.parse_args()
   import matplotlib  # pylint: disable=g-import-not-at-top
   matplotlib.use("Agg")
@@ -138,7 +143,8 @@ def main():
   rows = evaluation.read_curve(curve)
   results = os.path.join(data, "vs_smooct.csv")
   if args.snapshots:
-    evaluate_snapshots(args.snapshots, results, args.smooct_deals, args.seed)
+    evaluate_snapshots(args.snapshots, results, args.smooct_deals, args.seed,
+                       args.learn_locksteps)
   for row in _read_snapshot_results(results):
     column = "mbb_per_hand_vs_smooct" + (
         "" if row["policy"] == "average" else "_" + row["policy"])
