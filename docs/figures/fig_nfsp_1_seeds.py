@@ -24,7 +24,15 @@ strategy too, its seeds thin).
       --episodes 20000000 --eval_every 250000
   python docs/figures/fig_nfsp_1_seeds.py --runs eta_0.5 \\
       --episodes 30000000 --eval_every 250000
+  python docs/figures/fig_nfsp_1_seeds.py --runs exponential_reservoir \\
+      --episodes 150000000 --eval_every 250000
   python docs/figures/fig_nfsp_1_seeds.py --plot_only
+
+The exponential reservoir (minimum replacement probability 0.25) keeps
+exactly the plain reservoir's records until M_SL has seen 8M, about 5e7
+episodes at eta 0.1; its run goes to 1.5e8, M_SL turned over about twice by
+then, for the ledger's pre-registered noise test (its last 1e7 episodes
+against 2e7-3e7).
 """
 
 import csv
