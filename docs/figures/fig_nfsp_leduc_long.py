@@ -5,16 +5,18 @@ diagnostics (best-response gaps, exploitability of M_SL's counts).
 The runs (one core each; `--output_dir` under runs/, then copy its
 curve.csv to data/nfsp_leduc_long/<run>/):
 
-  faithful           python examples/nfsp.py --episodes 30000000 --eval_every 500000
-  faithful_seed<k>   ... --seed k     (seed 2 stopped at 23M, past 0.1;
-                     rows a resume repeated are dropped, the later kept)
+  faithful           python examples/nfsp.py --seed 0 --episodes 100000000 \\
+                         --eval_every 500000 --checkpoint_every 500000
+  faithful_seed<k>   ... --seed k     (seeds 0, 1, 2 to 1e8 episodes, one
+                     process each, 2026-11-27; rows a resume repeated are
+                     dropped, the later kept)
   reward_scale_1     ... --reward_scale 1        (stopped at 7.5M)
   no_target_network  ... --target_refit_every 0
 
   python docs/figures/fig_nfsp_leduc_long.py     # redraws the PNGs
 
 fig_nfsp_leduc_long.png draws the three seeds of the default thin and their
-mean with a band of +-1 standard error of the mean across seeds (to the 23M
+mean with a band of +-1 standard error of the mean across seeds (to the
 episodes all three reached), the other readings' single runs, and the
 paper's 0.06; fig_nfsp_leduc_long_<run>.png, each run's diagnostics.
 """
