@@ -14,10 +14,12 @@ they set: the total against the single run's if everything else a variant
 does cost nothing. A new shape of call (which parts learn, how many calls
 at most) compiles in its first call, which can fall in the timed part; the
 rates leave out the time of every function's first call (XLA's compile),
-and the table gives that time apart. On Leduc the settings are `NFSPConfig.leduc()`, on Limit
-Hold'em (`--game nfsp_lhe`) `NFSPConfig.lhe()` (K = 1, 2).
+and the table gives that time apart. On Leduc the settings are
+`NFSPConfig.leduc()`, on Limit Hold'em (`--game nfsp_lhe`)
+`NFSPConfig.lhe()` (K = 1, 2).
 
-  python benchmarks/population_episodes.py --rounds 3 --cpus 0
+  python benchmarks/population_episodes.py --rounds 3 --cpus 0 \\
+      --sizes 1,2,4,8,16
   python benchmarks/population_episodes.py --game nfsp_lhe --sizes 1,2 \\
       --warmup 3000 --episodes 2000 --rounds 1 --cpus 0
 """
