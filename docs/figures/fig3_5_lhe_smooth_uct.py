@@ -24,11 +24,13 @@ The match table goes to `data/fig3_5_lhe/matches.csv`, the plot to
 """
 
 import csv
+import json
 import os
 import subprocess
 import sys
 
 import matplotlib
+import numpy as np
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # pylint: disable=g-import-not-at-top
 import pyspiel
@@ -67,6 +69,20 @@ def train(args):
       if args.threads:
         command += ["--threads", str(args.threads)]
       subprocess.run(command, check=True)
+      # A search stopped early (a signal) still writes its profile, named
+      # for the decade it did not reach: remove it, and stop here.
+      reached = _profile_episodes(_profile(args.runs, preset, episodes))
+      if reached != episodes:
+        os.remove(_profile(args.runs, preset, episodes))
+        print(f"{LABELS[preset]} stopped at {reached} episodes, before "
+              f"{episodes}: the same command resumes it")
+        return
+
+
+def _profile_episodes(path):
+  """The episodes a saved greedy profile's search had made."""
+  with np.load(path) as data:
+    return int(json.loads(str(data["settings"]))["episodes"])
 
 
 def evaluate(args):
