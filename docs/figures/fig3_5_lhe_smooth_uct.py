@@ -70,7 +70,8 @@ def train(args):
         command += ["--threads", str(args.threads)]
       subprocess.run(command, check=True)
       # A search stopped early (a signal) still writes its profile, named
-      # for the decade it did not reach: remove it, and stop here.
+      # for the decade it did not reach: remove it (`evaluate` would skip
+      # it), and stop here.
       reached = _profile_episodes(_profile(args.runs, preset, episodes))
       if reached != episodes:
         os.remove(_profile(args.runs, preset, episodes))
@@ -95,7 +96,10 @@ def evaluate(args):
   rows = []
   for episodes in _decades(args.episodes):
     paths = {p: _profile(args.runs, p, episodes) for p in LABELS}
-    if not all(os.path.exists(path) for path in paths.values()):
+    # A profile counts for its decade only if its search got there (one
+    # saved by a stopped search carries fewer episodes than its name).
+    if not all(os.path.exists(path) and _profile_episodes(path) == episodes
+               for path in paths.values()):
       continue
     greedy = {p: smooth_uct_lhe.GreedyProfile.load(game, path, tables)
               for p, path in paths.items()}
