@@ -1,5 +1,6 @@
 """Best-response quality (thesis eq. 5.2) and strategy distance."""
 
+import numpy as np
 import pyspiel
 import pytest
 from open_spiel.python import policy as policy_lib
@@ -70,3 +71,56 @@ def test_best_response_gaps_per_player():
   assert gaps[1] > 0.1
   assert evaluation.best_response_quality(game, average, [exact, average]) \
       == pytest.approx(sum(gaps) / 2)
+
+
+def _random_tabular(game, seed):
+  """A tabular policy with random action distributions everywhere."""
+  tabular = policy_lib.TabularPolicy(game)
+  rng = np.random.default_rng(seed)
+  probs = rng.random(tabular.action_probability_array.shape) ** 3
+  probs *= tabular.legal_actions_mask
+  tabular.action_probability_array = probs / probs.sum(axis=1, keepdims=True)
+  return tabular
+
+
+@pytest.mark.parametrize("name", ["kuhn_poker", "nfsp_leduc"])
+@pytest.mark.parametrize("player", [0, 1])
+def test_gap_by_state_adds_up_to_the_gap(name, player):
+  """The per-state terms are non-negative and sum to the player's gap as
+  `best_response_gaps` computes it (on nfsp_leduc through the vectorised
+  public tree, an independent computation)."""
+  game = pyspiel.load_game(name)
+  average, learned = _random_tabular(game, 1), _random_tabular(game, 2)
+  terms = evaluation.best_response_gap_by_state(game, average, learned,
+                                                player)
+  gap = evaluation.best_response_gaps(game, average,
+                                      {player: learned})[0]
+  assert gap > 0.05
+  assert sum(t.gap for t in terms) == pytest.approx(gap, abs=1e-9)
+  assert min(t.gap for t in terms) >= -1e-12
+  assert [t.gap for t in terms] == sorted((t.gap for t in terms),
+                                          reverse=True)
+  assert len({t.information_state for t in terms}) == len(terms)
+
+
+def test_gap_by_state_names_the_one_wrong_state():
+  """A best response wrong at one information state only: that state holds
+  the whole gap, with its reach and the action values that show why."""
+  game = pyspiel.load_game("kuhn_poker")
+  average = policy_lib.UniformRandomPolicy(game)
+  exact = py_best_response.BestResponsePolicy(game, 0, average)
+  # Player 0 holds the jack, first to act: against uniform play a bluff
+  # (-1/2) beats passing (-1); the wrong best response passes there.
+  jack = "0"
+  wrong = lambda state: ({0: 1.0} if state.information_state_string(0) == jack
+                         else {exact.best_response_action(
+                             state.information_state_string(0)): 1.0})  # noqa: E731
+  terms = evaluation.best_response_gap_by_state(game, average, wrong, 0)
+  gap = evaluation.best_response_gaps(game, average, {0: wrong})[0]
+  assert terms[0].information_state == jack
+  assert terms[0].action_values == pytest.approx({0: -1.0, 1: -0.5})
+  assert terms[0].gap == pytest.approx(gap) == pytest.approx(0.5 / 3)
+  assert terms[0].reach == pytest.approx(1 / 3)
+  values = terms[0].action_values
+  assert terms[0].gap == pytest.approx((max(values.values()) - values[0]) / 3)
+  assert all(t.gap == pytest.approx(0.0, abs=1e-12) for t in terms[1:])

@@ -7,6 +7,7 @@
 * `seat_values`: a policy's exact expected return in each seat against a
   fixed opponent (uniform random by default).
 * `best_response_gaps`, `best_response_quality` (thesis eq. 5.2),
+  `best_response_gap_by_state` (where a learned best response loses),
   `strategy_distance`.
 * `head_to_head`: duplicate matches in game units and mbb/h (on
   `nfsp_lhe`, all deals at once: `batched_matches`);
@@ -28,6 +29,7 @@ import importlib
 from nfsp_spiel.evaluation import baselines
 from nfsp_spiel.evaluation import kuhn
 
+from nfsp_spiel.evaluation.gaps import best_response_gap_by_state
 from nfsp_spiel.evaluation.gaps import best_response_gaps
 from nfsp_spiel.evaluation.gaps import best_response_quality
 from nfsp_spiel.evaluation.gaps import strategy_distance

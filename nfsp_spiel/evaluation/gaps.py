@@ -8,7 +8,10 @@
   exact average (fig. 5.2).
 """
 
+import collections
+
 import numpy as np
+from open_spiel.python.algorithms import best_response as py_best_response
 
 from nfsp_spiel.evaluation import best_responses
 from nfsp_spiel.evaluation import policies
@@ -54,6 +57,59 @@ def best_response_gaps(game, average_policy, learned_best_responses):
         game, profile).on_policy[player]
     gaps.append(float(exact[player] - learned_value))
   return gaps
+
+
+StateGap = collections.namedtuple(
+    "StateGap", "information_state gap reach action_values")
+StateGap.__doc__ = """One information state's share of a best-response gap.
+
+gap: its term of the sum (see `best_response_gap_by_state`); reach: the
+probability that chance, the average strategy of the others and the learned
+policy reach it; action_values: per legal action, the player's expected
+return from the state on when it takes the action and plays an exact best
+response afterwards (conditional on reaching the state)."""
+
+
+def best_response_gap_by_state(game, average_policy, learned, player):
+  """`player`'s best-response gap R(BR(pi_-i)) - R(beta_i, pi_-i) as a sum
+  over its information states I (the performance-difference identity):
+
+    gap(I) = reach(I) * (V_BR(I) - sum_a beta_i(a | I) Q_BR(I, a)),
+
+  where reach(I) is the chance, pi_-i and beta_i reach probability and the
+  values are conditional on I, each action followed by an exact best
+  response. The terms are non-negative and add up to
+  `best_response_gaps`' entry for `player`; returned as `StateGap`s, the
+  largest first. Walks the game tree (OpenSpiel's `BestResponsePolicy`):
+  for games of Leduc's size."""
+  average = policies.as_policy(game, average_policy)
+  learned = policies.as_policy(game, learned)
+  exact = py_best_response.BestResponsePolicy(game, player, average)
+  terms = []
+  for key, states in exact.infosets.items():
+    state = states[0][0]
+    beta = learned.action_probabilities(state, player)
+    weight = sum(w for _, w in states)
+    own_reach = _own_reach(game, state, player, learned)
+    values = {a: sum(w * exact.q_value(s, a) for s, w in states) / weight
+              for a in state.legal_actions(player)} if weight > 0 else {}
+    shortfall = (max(values.values()) -
+                 sum(p * values[a] for a, p in beta.items())
+                 if values else 0.0)
+    terms.append(StateGap(key, own_reach * weight * shortfall,
+                          own_reach * weight, values))
+  return sorted(terms, key=lambda term: -term.gap)
+
+
+def _own_reach(game, state, player, learned):
+  """The product of `learned`'s probabilities of `player`'s own actions on
+  the way to `state` (the same for every state of its information state)."""
+  reach, replay = 1.0, game.new_initial_state()
+  for action in state.history():
+    if replay.current_player() == player:
+      reach *= learned.action_probabilities(replay, player).get(action, 0.0)
+    replay.apply_action(action)
+  return reach
 
 
 def _common_form(game, policies_):
