@@ -32,12 +32,21 @@ The exponential reservoir (minimum replacement probability 0.25) keeps
 exactly the plain reservoir's records until M_SL has seen 8M, about 5e7
 episodes at eta 0.1; its run goes to 1.5e8, M_SL turned over about twice by
 then, for the ledger's pre-registered noise test (its last 1e7 episodes
-against 2e7-3e7).
+against 2e7-3e7). At that length one process a seed uses every core where a
+population uses one (a population is no faster than one run on this CPU,
+BUILD_NOTES), so its seeds train as separate runs (`--seed k`, each the
+population's member k: `tests/test_population.py`), all at once, each in
+`runs/figures/nfsp_fig1_seeds/<run>/seed<k>`; their curves are copied to
+`data/nfsp_fig1_seeds/<run>/seed<k>/curve.csv` and combined into the
+population curve's columns. The population that ran first to 9.4M
+(`<run>/population_curve.csv`) is checked against them: every point both
+hold must agree to the last digit.
 """
 
 import csv
 import os
 import shutil
+import signal
 import subprocess
 import sys
 
@@ -82,6 +91,84 @@ def train(run, episodes, eval_every, seeds):
   shutil.copyfile(os.path.join(folder, "curve.csv"), _curve(run))
 
 
+# Runs whose seeds train as separate processes, all at once (module doc).
+SEPARATE = ("exponential_reservoir",)
+
+
+def train_separately(run, episodes, eval_every, seeds):
+  """Each seed of `run` as its own training run (resumable), all at once;
+  a SIGINT or SIGTERM is passed on to them (each then checkpoints), and
+  whatever they reached is copied and combined into the figure's data."""
+  folder = os.path.join(ROOT, "runs", "figures", FIGURE, run)
+  processes = {seed: subprocess.Popen([
+      sys.executable, os.path.join(ROOT, "examples", "nfsp.py"), "--seed",
+      seed, *RUNS[run], "--episodes", str(episodes), "--eval_every",
+      str(eval_every), "--checkpoint_every", str(eval_every),
+      "--nodiagnostics", "--output_dir", os.path.join(folder, f"seed{seed}")])
+               for seed in seeds.split(",")}
+  def pass_on(signum, _):
+    for process in processes.values():
+      process.send_signal(signum)
+  signal.signal(signal.SIGINT, pass_on)
+  signal.signal(signal.SIGTERM, pass_on)
+  failed = [seed for seed, process in processes.items() if process.wait()]
+  for seed in processes:
+    copy = _seed_curve(run, seed)
+    os.makedirs(os.path.dirname(copy), exist_ok=True)
+    shutil.copyfile(os.path.join(folder, f"seed{seed}", "curve.csv"), copy)
+  combine_separate_runs(run)
+  if failed:
+    sys.exit(f"{run}: the runs of seeds {failed} failed")
+
+
+def _seed_curve(run, seed):
+  return os.path.join(os.path.dirname(_curve(run)), f"seed{seed}",
+                      "curve.csv")
+
+
+def _seeds_on_disk(run):
+  folder = os.path.dirname(_curve(run))
+  return sorted(int(name[len("seed"):]) for name in os.listdir(folder)
+                if name.startswith("seed") and os.path.exists(
+                    os.path.join(folder, name, "curve.csv")))
+
+
+def combine_separate_runs(run):
+  """`run`'s curve from its seeds' separate curves, after checking them
+  against the population of the same seeds that ran first."""
+  seeds = _seeds_on_disk(run)
+  paths = [_seed_curve(run, seed) for seed in seeds]
+  check_against_population(run, seeds)
+  combine(paths, [f"seed{seed}" for seed in seeds], _curve(run))
+
+
+def check_against_population(run, seeds):
+  """Raises unless every point of `<run>/population_curve.csv` (a
+  population of `seeds`) that a separate run also holds has the same
+  episode count and exploitability, to the last digit; prints how many."""
+  from nfsp_spiel.run import curves  # pylint: disable=g-import-not-at-top
+  path = os.path.join(os.path.dirname(_curve(run)), "population_curve.csv")
+  if not os.path.exists(path):
+    return
+  population = curves.read_curve(path)
+  compared = 0
+  for seed in seeds:
+    # By episode count: a stopped run logs a point off the grid.
+    separate = {row["step"]: row["exploitability"]
+                for row in curves.read_curve(_seed_curve(run, seed))}
+    for row in population:
+      step = row[f"step/seed{seed}"]
+      if step in separate:
+        if separate[step] != row[f"exploitability/seed{seed}"]:
+          raise ValueError(
+              f"{run}, seed {seed}, episode {step:,}: exploitability "
+              f"{row[f'exploitability/seed{seed}']!r} in the population, "
+              f"{separate[step]!r} in the separate run")
+        compared += 1
+  print(f"{run}: the {compared} points of the population's seeds {seeds} "
+        "that the separate runs hold are equal to them")
+
+
 # The defaults' long runs (docs/figures/fig_nfsp_leduc_long.py: seeds 0, 1, 2,
 # one run each, to 30M, 30M and 23M episodes): fig. 1b's eta 0.1 beyond the
 # [64] population's 1M, as one banded curve over the points all three reached.
@@ -91,21 +178,27 @@ LONG_RUNS = ("faithful", "faithful_seed1", "faithful_seed2")
 
 
 def combine_long_runs():
-  """`data/<FIGURE>/nfsp_long/curve.csv`: the long runs' exploitability per
-  seed, with their mean and band, in a population curve's columns."""
+  """`data/<FIGURE>/nfsp_long/curve.csv`: the long runs as one banded curve."""
+  combine([os.path.join(figure_runs.HERE, "data", "nfsp_leduc_long", run,
+                        "curve.csv") for run in LONG_RUNS],
+          [f"seed{seed}" for seed in range(len(LONG_RUNS))],
+          _curve("nfsp_long"))
+
+
+def combine(paths, names, output):
+  """`output`: the exploitability of separate runs' curves (`paths`, one
+  member `names` each) with their mean and band, in a population curve's
+  columns, over the points all of them reached."""
   from nfsp_spiel.run import curves  # pylint: disable=g-import-not-at-top
-  runs = [[(row["step"], row["exploitability"]) for row in curves.read_curve(
-      os.path.join(figure_runs.HERE, "data", "nfsp_leduc_long", run,
-                   "curve.csv"))] for run in LONG_RUNS]
+  runs = [[(row["step"], row["exploitability"])
+           for row in curves.read_curve(path)] for path in paths]
   steps, means, lows, highs = figure_runs.mean_and_band(runs)
-  path = _curve("nfsp_long")
-  os.makedirs(os.path.dirname(path), exist_ok=True)
-  names = curves.band_names("exploitability")
-  with open(path, "w", newline="") as f:
+  os.makedirs(os.path.dirname(output), exist_ok=True)
+  with open(output, "w", newline="") as f:
     writer = csv.writer(f)
     writer.writerow(["step"] + [f"exploitability{curves.POPULATION_SEPARATOR}"
-                                f"seed{seed}" for seed in range(len(runs))]
-                    + names)
+                                f"{name}" for name in names]
+                    + curves.band_names("exploitability"))
     for i, step in enumerate(steps):
       writer.writerow([round(step)] + [run[i][1] for run in runs]
                       + [means[i], lows[i], highs[i]])
@@ -113,6 +206,9 @@ def combine_long_runs():
 
 def plot():
   combine_long_runs()
+  for run in SEPARATE:
+    if os.path.isdir(os.path.dirname(_curve(run))) and _seeds_on_disk(run):
+      combine_separate_runs(run)
   from nfsp_spiel import evaluation  # pylint: disable=g-import-not-at-top
   for panel, runs in PANELS.items():
     curves = {label: _curve(run) for label, run in runs.items()
@@ -132,7 +228,8 @@ def plot():
 def main():
   def train_runs(args):
     for run in args.runs.split(","):
-      train(run, args.episodes, args.eval_every, args.seeds)
+      (train_separately if run in SEPARATE else train)(
+          run, args.episodes, args.eval_every, args.seeds)
   figure_runs.population_main(__doc__, train_runs, plot, runs=",".join(
       f"hidden_{size}" for size in SIZES))
 
