@@ -12,11 +12,24 @@ chips: divided by the reward scale), the average strategy there, and how
 many transitions of each action M_RL holds for the state. Written to
 `data/nfsp_leduc_long/diagnosis.txt`.
 
+`--continue_episodes N` then trains each run on from its checkpoint (in
+memory; the checkpoint is not touched) and prints its exploitability and
+gaps every `--every` episodes, with the paper's schedule
+(`data/nfsp_leduc_long/continued.txt`) or, with `--hold_epsilon X`, with
+every player's exploration held at X (`continued_epsilon_X.txt`): the test
+of whether more exploration finds what the learned best response misses.
+
   python docs/figures/nfsp_leduc_long_diagnosis.py \\
       runs/nfsp_leduc_long/faithful_seed1:1 runs/nfsp_leduc_long/faithful_seed2:2
+  python docs/figures/nfsp_leduc_long_diagnosis.py \\
+      runs/nfsp_leduc_long/faithful_seed1:1 --continue_episodes 5000000
+  python docs/figures/nfsp_leduc_long_diagnosis.py \\
+      runs/nfsp_leduc_long/faithful_seed1:1 --continue_episodes 5000000 \\
+      --hold_epsilon 0.06
 """
 
 import argparse
+import dataclasses
 import os
 
 import numpy as np
@@ -54,8 +67,11 @@ def memory_actions(agent, tensor):
   return np.bincount(actions, minlength=agent.num_actions)
 
 
-def report(game, directory, seed, top):
-  loop, agents = restore(game, directory, seed)
+def report(game, directory, seed, top, loop=None, agents=None):
+  """The run's exploitability, gaps and largest gap terms, at its checkpoint
+  or (`loop`, `agents`) where it stands now."""
+  if loop is None:
+    loop, agents = restore(game, directory, seed)
   average = nfsp_policy.NFSPPolicy(game, agents).to_tabular()
   greedy = nfsp_policy.NFSPPolicy(game, agents, "best_response").to_tabular()
   lines = [f"{directory} (seed {seed}) at episode {loop.episodes:,}",
@@ -115,16 +131,56 @@ def main():
   parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
   parser.add_argument("runs", nargs="+", help="run directory:seed")
   parser.add_argument("--top", type=int, default=6)
+  parser.add_argument("--continue_episodes", type=int, default=0)
+  parser.add_argument("--every", type=int, default=1_000_000)
+  parser.add_argument("--hold_epsilon", type=float, default=None)
   args = parser.parse_args()
   game = pyspiel.load_game("nfsp_leduc")
-  lines = []
+  lines, output = [], OUTPUT
   for run in args.runs:
     directory, _, seed = run.rpartition(":")
-    lines += report(game, directory, int(seed), args.top) + [""]
-  os.makedirs(os.path.dirname(OUTPUT), exist_ok=True)
-  with open(OUTPUT, "w") as out:
+    if args.continue_episodes:
+      lines += continue_run(game, directory, int(seed), args.continue_episodes,
+                            args.every, args.hold_epsilon, args.top) + [""]
+      output = os.path.join(os.path.dirname(OUTPUT), "continued.txt"
+                            if args.hold_epsilon is None else
+                            f"continued_epsilon_{args.hold_epsilon}.txt")
+    else:
+      lines += report(game, directory, int(seed), args.top) + [""]
+  os.makedirs(os.path.dirname(output), exist_ok=True)
+  with open(output, "w") as out:
     out.write("\n".join(lines))
-  print("\n".join(lines))
+  if not args.continue_episodes:
+    print("\n".join(lines))
+
+
+def continue_run(game, directory, seed, episodes, every, hold_epsilon, top):
+  """The run trained on for `episodes` from its checkpoint, its
+  exploitability and gaps printed every `every` episodes, then `report`'s
+  lines; with `hold_epsilon`, each player's exploration held there."""
+  loop, agents = restore(game, directory, seed)
+  if hold_epsilon is not None:
+    for agent in agents:
+      learner = agent.best_response_learner
+      learner.settings = dataclasses.replace(
+          learner.settings, epsilon_schedule="linear",
+          epsilon_start=hold_epsilon, epsilon_end=hold_epsilon)
+  schedule = ("the defaults' schedule" if hold_epsilon is None else
+              f"epsilon held at {hold_epsilon}")
+  lines = [f"{directory} (seed {seed}) trained on with {schedule}"]
+  start = loop.episodes
+  while True:
+    average = nfsp_policy.NFSPPolicy(game, agents).to_tabular()
+    diagnostics = nfsp_policy.diagnostics(game, agents, average)
+    lines.append(
+        f"  episode {loop.episodes:>12,}  epsilon "
+        + ", ".join(f"{a.epsilon:.4f}" for a in agents)
+        + f"  exploitability {evaluation.exploitability(game, average):.4f}  "
+        + "  ".join(f"{k} {v:.4f}" for k, v in diagnostics.items()))
+    print(lines[-1], flush=True)
+    if loop.episodes - start >= episodes:
+      return lines + report(game, directory, seed, top, loop, agents)
+    loop.play(every)
 
 
 if __name__ == "__main__":
