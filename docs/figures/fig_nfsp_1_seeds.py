@@ -193,14 +193,15 @@ def combine(paths, names, output):
   runs = [[(row["step"], row["exploitability"])
            for row in curves.read_curve(path)] for path in paths]
   steps, means, lows, highs = figure_runs.mean_and_band(runs)
+  points = list(figure_runs.shared_points(runs))
   os.makedirs(os.path.dirname(output), exist_ok=True)
   with open(output, "w", newline="") as f:
     writer = csv.writer(f)
     writer.writerow(["step"] + [f"exploitability{curves.POPULATION_SEPARATOR}"
                                 f"{name}" for name in names]
                     + curves.band_names("exploitability"))
-    for i, step in enumerate(steps):
-      writer.writerow([round(step)] + [run[i][1] for run in runs]
+    for i, (step, point) in enumerate(zip(steps, points)):
+      writer.writerow([round(step)] + [value for _, value in point]
                       + [means[i], lows[i], highs[i]])
 
 

@@ -122,7 +122,7 @@ def mean_and_band(curves, tolerance=0.05):
   a few episodes); counts apart by more than `tolerance` are refused."""
   from nfsp_spiel.run import curves as run_curves  # pylint: disable=g-import-not-at-top
   points = []
-  for point in zip(*curves):  # zip stops at the shortest seed
+  for point in shared_points(curves):
     steps = [step for step, _ in point]
     if max(steps) - min(steps) > tolerance * max(max(steps), 1):
       raise ValueError(f"the seeds' points are not shared: episodes {steps}")
@@ -130,6 +130,27 @@ def mean_and_band(curves, tolerance=0.05):
     points.append((statistics.fmean(steps),
                    *(band[name] for name in run_curves.band_names("value"))))
   return tuple(list(column) for column in zip(*points))
+
+
+def shared_points(curves):
+  """The points of `curves` (each [(episodes, value), ...]) taken together,
+  one from each, in order, until one ends. A run that was stopped logged an
+  extra point off the evaluation grid (`run_directory`: the step it stopped
+  at); such a point is passed over where the same run's next point lies at
+  least as close to the others' as it does (a k-way merge), so that one
+  run's stop does not shift every later pairing."""
+  at = [0] * len(curves)
+  while all(i < len(curve) for i, curve in zip(at, curves)):
+    steps = [curve[i][0] for i, curve in zip(at, curves)]
+    lowest = steps.index(min(steps))
+    following = at[lowest] + 1
+    if following < len(curves[lowest]) and (
+        abs(curves[lowest][following][0] - max(steps))
+        <= max(steps) - min(steps)):
+      at[lowest] = following
+      continue
+    yield [curve[i] for i, curve in zip(at, curves)]
+    at = [i + 1 for i in at]
 
 
 def draw_seeds(axes, curves, colour, label):
