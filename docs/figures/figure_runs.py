@@ -116,39 +116,41 @@ BAND_TEXT = "\u00b11 standard error of the mean across seeds"
 
 def mean_and_band(curves, tolerance=0.05):
   """The mean over seeds of `curves` (each [(episodes, value), ...], logged
-  at the same points) and its band, at the points all of them reached:
-  (episodes, means, lows, highs). A point's episode count is the seeds'
-  mean (runs log at the first episode end past a point, so counts differ by
-  a few episodes); counts apart by more than `tolerance` are refused."""
+  at the same points) and its band, at the points all of them reached
+  (`shared_points`): (episodes, means, lows, highs). A point's episode count
+  is the seeds' mean (runs log at the first episode end past a point, so
+  counts differ by a few episodes)."""
   from nfsp_spiel.run import curves as run_curves  # pylint: disable=g-import-not-at-top
   points = []
-  for point in shared_points(curves):
-    steps = [step for step, _ in point]
-    if max(steps) - min(steps) > tolerance * max(max(steps), 1):
-      raise ValueError(f"the seeds' points are not shared: episodes {steps}")
+  for point in shared_points(curves, tolerance):
     band = run_curves.band_columns("value", [value for _, value in point])
-    points.append((statistics.fmean(steps),
+    points.append((statistics.fmean(step for step, _ in point),
                    *(band[name] for name in run_curves.band_names("value"))))
   return tuple(list(column) for column in zip(*points))
 
 
-def shared_points(curves):
-  """The points of `curves` (each [(episodes, value), ...]) taken together,
-  one from each, in order, until one ends. A run that was stopped logged an
-  extra point off the evaluation grid (`run_directory`: the step it stopped
-  at); such a point is passed over where the same run's next point lies at
-  least as close to the others' as it does (a k-way merge), so that one
-  run's stop does not shift every later pairing."""
+def shared_points(curves, tolerance=0.05):
+  """The points of `curves` (each [(episodes, value), ...]) that all of them
+  share, one from each, in order (a k-way merge): points whose episode
+  counts lie within `tolerance` (relative) of each other. A run that was
+  stopped logged an extra point off the evaluation grid (`run_directory`:
+  the step it stopped at); the lowest run's point is passed over where its
+  next point lies at least as close to the others' as it does, or where the
+  points are not within `tolerance` and it has a next one, so that a stop
+  shifts no later pairing. Ends where the lowest run ends."""
   at = [0] * len(curves)
   while all(i < len(curve) for i, curve in zip(at, curves)):
     steps = [curve[i][0] for i, curve in zip(at, curves)]
     lowest = steps.index(min(steps))
+    spread = max(steps) - min(steps)
+    apart = spread > tolerance * max(max(steps), 1)
     following = at[lowest] + 1
     if following < len(curves[lowest]) and (
-        abs(curves[lowest][following][0] - max(steps))
-        <= max(steps) - min(steps)):
+        apart or abs(curves[lowest][following][0] - max(steps)) <= spread):
       at[lowest] = following
       continue
+    if apart:
+      return
     yield [curve[i] for i, curve in zip(at, curves)]
     at = [i + 1 for i in at]
 
