@@ -4,7 +4,10 @@ Each variant runs in its own process pinned to `--cpus` with TensorFlow on
 one thread, rounds interleaved (A B C ... A B C ...):
   single  one run, `nfsp.selfplay.SelfPlay` (what `examples/nfsp.py --seed`
           trains with), today's single-run path
-  K=<k>   `nfsp.population.Population` of k members (seeds 0, 2, 4, ...)
+  K=<k>   `nfsp.population.Population` of k members (seeds 0, 2, 4, ...),
+          learning as `--learning` says: `K=<k>/stacked` in one stacked
+          call, `K=<k>/separate` each member through its own fused call,
+          `K=<k>` the default (auto)
 Every member plays `--warmup` episodes (memories past the 1000 records
 learning waits for, XLA compiled), then `--episodes` more are timed; the
 table gives episodes/s per member and in total, the total against the
@@ -22,6 +25,8 @@ and the table gives that time apart. On Leduc the settings are
       --sizes 1,2,4,8,16
   python benchmarks/population_episodes.py --game nfsp_lhe --sizes 1,2 \\
       --warmup 3000 --episodes 2000 --rounds 1 --cpus 0
+  python benchmarks/population_episodes.py --rounds 3 --cpus 0 \\
+      --sizes 2,3,4,8 --learning stacked,separate
 """
 
 import argparse
@@ -52,9 +57,10 @@ def measure(variant, game_string, warmup, episodes):
     driver = selfplay.SelfPlay(game, nfsp.agents_for(game, config, seed=0))
     total = lambda: driver.episodes  # noqa: E731
   else:
-    members = int(variant[len("K="):])
+    members, learning = _members_and_learning(variant)
     driver = population.Population(
-        game, config, population.spaced_seeds(members, game.num_players()))
+        game, config, population.spaced_seeds(members, game.num_players()),
+        learning=learning)
     total = lambda: sum(driver.episodes)  # noqa: E731
   driver.play(warmup)
   call_seconds[:] = [0.0, 0.0]
@@ -66,6 +72,12 @@ def measure(variant, game_string, warmup, episodes):
                     "call_share": call_seconds[0] / seconds,
                     "compile_seconds": call_seconds[1]}))
   return played / seconds
+
+
+def _members_and_learning(variant):
+  """(K, learning) of a variant `K=<k>[/<learning>]`."""
+  members, _, learning = variant[len("K="):].partition("/")
+  return int(members), learning or "auto"
 
 
 def _time_compiled_calls(fused_learning, stacked_learning):
@@ -102,13 +114,19 @@ def main():
                       help="episodes per member before timing")
   parser.add_argument("--episodes", type=int, default=20000,
                       help="timed episodes per member")
+  parser.add_argument("--learning", default="auto",
+                      help="comma-separated: auto, stacked, separate (a "
+                      "variant per population size and value)")
   interleaved.add_arguments(parser)
   args = parser.parse_args()
   if args.measure:  # child process
     print(json.dumps(measure(args.measure, args.game, args.warmup,
                              args.episodes)))
     return
-  variants = ["single"] + [f"K={k}" for k in args.sizes.split(",")]
+  learnings = args.learning.split(",")
+  variants = ["single"] + [
+      f"K={k}" + ("" if learning == "auto" else f"/{learning}")
+      for k in args.sizes.split(",") for learning in learnings]
   details = {}
   rates = interleaved.rounds(
       __file__, variants, ["--game", args.game, "--warmup", str(args.warmup),
@@ -124,7 +142,8 @@ def main():
   print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
   rows = []
   for variant, values in rates.items():
-    members = 1 if variant == "single" else int(variant[len("K="):])
+    members = (1 if variant == "single" else
+               _members_and_learning(variant)[0])
     total = statistics.median(values)
     share = statistics.median(d["call_share"] for d in details[variant])
     bound = 1.0 / single / statistics.median(

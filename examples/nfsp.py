@@ -149,6 +149,13 @@ flags.DEFINE_multi_string("sweep", None, "With a population: name=v1,v2,... "
                           "NFSPConfig.replace name (anticipatory, "
                           "sl_learning_rate, ...). Members share the "
                           "settings that set shapes.")
+flags.DEFINE_enum("population_learning", "auto", ["auto", "stacked",
+                                                 "separate"],
+                  "With a population: its members' learning calls in one "
+                  "stacked call, or each member's through its own call (bit "
+                  "for bit its single run); auto stacks from 4 members of "
+                  "small networks, where that was measured faster "
+                  "(nfsp.population).")
 flags.DEFINE_integer("actors", 0, "Ray actors playing self-play games for a "
                      "learner process (nfsp_spiel.nfsp.distributed; needs pip "
                      "install 'nfsp_spiel[distributed]'); 0: one process.",
@@ -529,7 +536,8 @@ def make_population(game, members, metric):
   from nfsp_spiel.nfsp import population  # pylint: disable=g-import-not-at-top
   configs = [member.config for member in members]
   seeds = [member.seed for member in members]
-  settings = dict(num_games=FLAGS.num_games, backend=FLAGS.backend)
+  settings = dict(num_games=FLAGS.num_games, backend=FLAGS.backend,
+                  learning=FLAGS.population_learning)
   return (lambda: PopulationLoop(game, members, population.Population(
       game, configs, seeds, **settings), metric),
           lambda path: PopulationLoop(game, members,

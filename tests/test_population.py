@@ -56,12 +56,14 @@ def _assert_same_run(member, single, weights_rtol=0.0):
     assert (ours.rng.bit_generator.state == theirs.rng.bit_generator.state)
 
 
-def test_members_are_the_runs_they_would_be_alone(leduc):
+@pytest.mark.parametrize("learning", ["stacked", "separate"])
+def test_members_are_the_runs_they_would_be_alone(leduc, learning):
   """K = 3 (seeds 0, 2, 4): after 1,500 episodes every member holds the
   single run's memories, weights, counters and random state, bit for bit,
-  though members end their episodes at different locksteps."""
+  though members end their episodes at different locksteps, whether their
+  learning calls are stacked or each member's own."""
   seeds = [0, 2, 4]
-  pop = population.Population(leduc, SMALL, seeds, GAMES)
+  pop = population.Population(leduc, SMALL, seeds, GAMES, learning=learning)
   pop.play(1500)
   assert len({tuple(m.agents[0].losses.values()) for m in pop.members}) == 3
   for member, seed in zip(pop.members, seeds):
@@ -77,7 +79,8 @@ def test_a_sweep_is_one_population(leduc):
                                   sl_learning_rate=0.01, epsilon_start=0.2,
                                   target_refit_every=50,
                                   sl_memory="exponential_reservoir")]
-  pop = population.Population(leduc, configs, [6, 6], GAMES)
+  pop = population.Population(leduc, configs, [6, 6], GAMES,
+                              learning="stacked")
   pop.play(1500)
   for member, config in zip(pop.members, configs):
     _assert_same_run(member, _single(leduc, config, 6, 1500))
@@ -96,7 +99,8 @@ def test_arm_members(leduc):
       best_response=ARMConfig(iteration_steps=300, updates=20, batch_size=16),
       min_memory_to_learn=200, sl_memory_capacity=20_000)
   configs = [config, config.replace(arm_learning_rate=2e-3)]
-  pop = population.Population(leduc, configs, [0, 2], GAMES)
+  pop = population.Population(leduc, configs, [0, 2], GAMES,
+                              learning="stacked")
   pop.play(800)
   for member, (config, seed) in zip(pop.members, zip(configs, [0, 2])):
     single = _single(leduc, config, seed, 800)
@@ -109,11 +113,13 @@ def test_resume_continues_exactly(leduc, tmp_path):
   where the uninterrupted one does; another population's checkpoint is
   refused."""
   seeds = [0, 2]
-  whole = population.Population(leduc, SMALL, seeds, GAMES)
+  whole = population.Population(leduc, SMALL, seeds, GAMES,
+                                learning="stacked")
   whole.play(1000)
   path = whole.save(tmp_path / "population")
   whole.play(1000)
-  resumed = population.Population.restore(leduc, path, SMALL, seeds, GAMES)
+  resumed = population.Population.restore(leduc, path, SMALL, seeds, GAMES,
+                                          learning="stacked")
   resumed.play(1000)
   for ours, theirs in zip(resumed.members, whole.members):
     _assert_same_run(ours, theirs)
@@ -165,6 +171,20 @@ def test_members_must_share_shapes(leduc):
   with pytest.raises(ValueError, match="learns with arm"):
     population.Population(leduc, [SMALL, SMALL.replace(best_response="arm")],
                           [0, 2])
+
+
+def test_auto_stacks_from_four_members_of_small_networks():
+  """Where the stacked call was measured faster (the module docstring)."""
+  lhe = NFSPConfig.lhe()
+  assert [population.stacks([SMALL] * k) for k in (1, 2, 3, 4, 8)] == [
+      False, False, False, True, True]
+  assert not population.stacks([lhe] * 4)
+  assert population.stacks([SMALL] * 2, "stacked")
+  assert not population.stacks([SMALL], "stacked")  # nothing to stack
+  assert not population.stacks([SMALL] * 8, "separate")
+  with pytest.raises(ValueError, match="learning='fused'.*auto"):
+    population.Population(pyspiel.load_game("nfsp_leduc"), SMALL, [0, 2],
+                          learning="fused")
 
 
 def test_spaced_seeds_share_no_stream():

@@ -25,6 +25,15 @@ and two runs that once sample an action differently go their own ways from
 there; `tests/test_population.py` checks DQN members bit for bit and
 NFSP-ARM members' games and memories bit for bit, weights within 1e-5.
 
+Learning (`learning=`): "stacked" is the one call above; "separate" makes
+each member's calls through its own fused call, as its single run does (K
+calls a lockstep; bit for bit the single runs). "auto" (the default) stacks
+where that was measured faster on one core of the 2-core EPYC
+(`benchmarks/population_episodes.py`, BUILD_NOTES): at least
+`STACK_FROM_MEMBERS` members whose hidden layers have at most
+`STACK_UP_TO_UNITS` units each; Limit Hold'em's networks and populations of
+two or three learn separately.
+
 Seeds: `agents_for` seeds player p's agent with seed + p and the driver's
 games with seed, so runs of seeds s and s + 1 share random streams (agent 1
 of one, agent 0 and the games of the other): give members seeds at least
@@ -40,6 +49,22 @@ from nfsp_spiel.nfsp import selfplay
 from nfsp_spiel.nfsp import stacked_learning
 
 
+LEARNING = ("auto", "stacked", "separate")
+STACK_FROM_MEMBERS = 4
+STACK_UP_TO_UNITS = 256
+
+
+def stacks(configs, learning="auto"):
+  """Whether a population of members with `configs` learns in one stacked
+  call (`learning`: see the module docstring)."""
+  if learning not in LEARNING:
+    raise ValueError(f"learning={learning!r}: must be one of {LEARNING}")
+  if learning != "auto":
+    return learning == "stacked" and len(configs) > 1
+  return (len(configs) >= STACK_FROM_MEMBERS and
+          max(configs[0].hidden_layers) <= STACK_UP_TO_UNITS)
+
+
 def spaced_seeds(count, players, first=0):
   """`count` seeds whose runs share no random stream (`agents_for` uses
   seed .. seed + players - 1, the games seed): first, first + players, ..."""
@@ -50,7 +75,8 @@ class Population:
   """K NFSP runs trained together; see the module docstring. `configs`:
   one `NFSPConfig` per member, or one for all; `seeds`: one per member."""
 
-  def __init__(self, game, configs, seeds, num_games=128, backend="auto"):
+  def __init__(self, game, configs, seeds, num_games=128, backend="auto",
+               learning="auto"):
     seeds = [int(seed) for seed in seeds]
     if not seeds:
       raise ValueError("seeds=[]: a population needs at least one member")
@@ -67,10 +93,9 @@ class Population:
         game, agent_lib.agents_for(game, config, seed=seed), num_games, seed,
         backend, learn=False) for config, seed in zip(configs, seeds)]
     agents = [member.agents for member in self.members]
-    # One member learns as its single run does: the stacked step is no
-    # faster alone, and slower for Limit Hold'em's networks (BUILD_NOTES).
     self._learning = (stacked_learning.StackedLearning(agents)
-                      if len(agents) > 1 else _OneMember(agents[0]))
+                      if stacks(self.configs, learning) else
+                      _SeparateLearning(agents))
 
   def __len__(self):
     return len(self.members)
@@ -143,11 +168,13 @@ class Population:
 
   @classmethod
   def restore(cls, game, path, configs, seeds, num_games=128,
-              backend="auto"):
-    """The population `cls(game, configs, seeds, num_games, backend)`
-    continued exactly where `save` stopped. A checkpoint of another game,
-    member count or member setting raises `checkpoints.CheckpointError`."""
-    population = cls(game, configs, seeds, num_games, backend)
+              backend="auto", learning="auto"):
+    """The population `cls(game, configs, seeds, num_games, backend,
+    learning)` continued exactly where `save` stopped. A checkpoint of
+    another game, member count or member setting raises
+    `checkpoints.CheckpointError`. (`learning` may differ from the run that
+    saved: the weights are each member's either way.)"""
+    population = cls(game, configs, seeds, num_games, backend, learning)
     population._load(path)  # pylint: disable=protected-access
     return population
 
@@ -191,16 +218,17 @@ def _complete_member_settings(fields):
   return completed
 
 
-class _OneMember:
-  """A population of one learns through its agents' own fused call
+class _SeparateLearning:
+  """Each member learns through its own fused call, as its single run does
   (`StackedLearning`'s interface)."""
 
   def __init__(self, agents):
     self._agents = agents
-    self._learning = fused_learning.FusedLearning()
+    self._learning = [fused_learning.FusedLearning() for _ in agents]
 
   def learn(self, calls):
-    self._learning.learn(self._agents, calls[0])
+    for agents, learning, due in zip(self._agents, self._learning, calls):
+      learning.learn(agents, due)
 
   def write_back(self):
     pass  # the agents' variables are the weights
