@@ -153,7 +153,7 @@ flags.DEFINE_enum("population_learning", "auto", ["auto", "stacked",
                                                  "separate"],
                   "With a population: its members' learning calls in one "
                   "stacked call, or each member's through its own call (bit "
-                  "for bit its single run); auto stacks from 4 members of "
+                  "for bit its single run); auto stacks from 3 members of "
                   "small networks, where that was measured faster "
                   "(nfsp.population).")
 flags.DEFINE_integer("actors", 0, "Ray actors playing self-play games for a "

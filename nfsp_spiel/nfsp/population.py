@@ -32,7 +32,9 @@ where that was measured faster on one core of the 2-core EPYC
 (`benchmarks/population_episodes.py`, BUILD_NOTES): at least
 `STACK_FROM_MEMBERS` members whose hidden layers have at most
 `STACK_UP_TO_UNITS` units each; Limit Hold'em's networks and populations of
-two or three learn separately.
+two learn separately (measured: Leduc K = 2 0.90x one run separately, 0.81x
+stacked; K = 3 1.03x stacked, 0.89x separately; Limit Hold'em K = 2 1.10x
+separately, 0.75x stacked).
 
 Seeds: `agents_for` seeds player p's agent with seed + p and the driver's
 games with seed, so runs of seeds s and s + 1 share random streams (agent 1
@@ -50,7 +52,7 @@ from nfsp_spiel.nfsp import stacked_learning
 
 
 LEARNING = ("auto", "stacked", "separate")
-STACK_FROM_MEMBERS = 4
+STACK_FROM_MEMBERS = 3
 STACK_UP_TO_UNITS = 256
 
 
