@@ -93,6 +93,9 @@ def train(run, episodes, eval_every, seeds):
 
 # Runs whose seeds train as separate processes, all at once (module doc).
 SEPARATE = ("exponential_reservoir",)
+# Their checkpoints (600 MB each, M_SL of 2M float32 rows) every 10
+# evaluations: three runs writing one every 250k episodes wrote ~70 MB/s.
+CHECKPOINT_EVALUATIONS = 10
 
 
 def train_separately(run, episodes, eval_every, seeds):
@@ -103,7 +106,8 @@ def train_separately(run, episodes, eval_every, seeds):
   processes = {seed: subprocess.Popen([
       sys.executable, os.path.join(ROOT, "examples", "nfsp.py"), "--seed",
       seed, *RUNS[run], "--episodes", str(episodes), "--eval_every",
-      str(eval_every), "--checkpoint_every", str(eval_every),
+      str(eval_every), "--checkpoint_every",
+      str(eval_every * CHECKPOINT_EVALUATIONS),
       "--nodiagnostics", "--output_dir", os.path.join(folder, f"seed{seed}")])
                for seed in seeds.split(",")}
   def pass_on(signum, _):
