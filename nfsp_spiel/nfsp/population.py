@@ -64,7 +64,7 @@ def stacks(configs, learning="auto"):
   if learning != "auto":
     return learning == "stacked" and len(configs) > 1
   return (len(configs) >= STACK_FROM_MEMBERS and
-          max(configs[0].hidden_layers) <= STACK_UP_TO_UNITS)
+          max(configs[0].hidden_layers, default=0) <= STACK_UP_TO_UNITS)
 
 
 def spaced_seeds(count, players, first=0):
