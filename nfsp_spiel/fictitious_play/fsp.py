@@ -527,7 +527,11 @@ class FSPSolver:
       memory.size, memory.next = (int(v) for v in data[f"memory{p}_cursor"])
     solver.iterations = int(data["iterations"])
     solver.episodes = int(data["episodes"])
-    solver.state_visits = int(data["state_visits"])
+    # Checkpoints written before the work counter existed lack it. It feeds
+    # only the work axis of the XFP-vs-FSP figures (no step of FSP reads
+    # it), and every run of those figures started after it was added, so
+    # such a run resumes exactly, counting its work from the restore on.
+    solver.state_visits = int(data.get("state_visits", 0))
     solver._deals = data["deals"].tolist()  # pylint: disable=protected-access
     return solver
 

@@ -276,28 +276,33 @@ runpy.run_path(script, run_name="__main__")
 """
 
 
-def run_binary(folder, flags):
-  """examples/nfsp.py of $NFSP_SPIEL_BASE where set (the editable install's
+def run_binary(folder, flags, script="nfsp.py"):
+  """examples/`script` of $NFSP_SPIEL_BASE where set (the editable install's
   finder removed, as in `make_same_numbers.import_from_base`), else of this
-  checkout."""
+  checkout; returns its stdout."""
   base = os.environ.get("NFSP_SPIEL_BASE")
   if base:
     command = [sys.executable, "-c", _BASE_LAUNCHER,
-               os.path.join(base, "examples", "nfsp.py")]
+               os.path.join(base, "examples", script)]
   else:
-    command = [sys.executable, os.path.join(REPOSITORY, "examples", "nfsp.py")]
+    command = [sys.executable, os.path.join(REPOSITORY, "examples", script)]
   result = subprocess.run([*command, *flags, f"--output_dir={folder}"],
                           capture_output=True, text=True, timeout=600,
                           check=False)
   if result.returncode:
     raise RuntimeError(f"{command} {flags} failed:\n{result.stderr[-3000:]}")
+  return result.stdout
+
+
+# The wall-clock columns of a curve: they differ from run to run.
+CLOCKS = ("seconds", "training_seconds")
 
 
 def read_curve(path):
-  """The curve's rows without the wall-clock column."""
+  """The curve's rows without the wall-clock columns."""
   with open(path, encoding="utf-8") as f:
     rows = list(csv.DictReader(f))
-  return [{k: float(v) for k, v in row.items() if k != "seconds" and v != ""}
+  return [{k: float(v) for k, v in row.items() if k not in CLOCKS and v != ""}
           for row in rows]
 
 
