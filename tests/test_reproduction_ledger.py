@@ -155,3 +155,49 @@ def test_an_unknown_verdict_is_refused(curve):
           "verdicts": [{"verdict": "roughly", "reason": "r"}]}
   with pytest.raises(make_ledger.LedgerError, match="verdict='roughly'"):
     make_ledger.judge(item)
+
+
+def test_both_sides_of_a_claim_are_read_at_the_largest_x_both_have(tmp_path):
+  # One run logs every 100 steps to 1000, the other every 250 to 2000, at
+  # slightly different counts (as runs do): the shared x is 1000, and "x:"
+  # reads the row logged there, not the last one before it.
+  short = _write(tmp_path, "short.csv", "step,e\n" + "".join(
+      f"{x + 2},{1000 / (x + 2)}\n" for x in range(0, 1001, 100)))
+  long = _write(tmp_path, "long.csv", "step,e\n" + "".join(
+      f"{x + 4},{x}\n" for x in range(0, 2001, 250)))
+  item = {"id": "x", "document": "thesis", "label": "L", "claim": "c",
+          "ours": "{a:.0f} vs {b:.0f} at {both:.0f}",
+          "measures": {"both": {"shared": [short, long]},
+                       "a": {"csv": short, "column": "e", "at": "x:both"},
+                       "b": {"csv": long, "column": "e", "at": "x:both"}},
+          "verdicts": [{"verdict": "disagrees", "reason": "r"}]}
+  assert make_ledger.judge(item).ours == "1 vs 1000 at 1002"
+  item["measures"]["b"]["at"] = "x:both - 100"
+  with pytest.raises(make_ledger.LedgerError, match="no row at step 902"):
+    make_ledger.judge(item)
+
+
+def test_a_window_ending_at_a_shared_x_thinned_to_one_spacing(tmp_path):
+  fine = _write(tmp_path, "fine.csv", "step,e/seed0,e/seed1\n" + "".join(
+      f"{x},{2 ** x},{4 ** x}\n" for x in range(0, 9)))
+  read = lambda **kw: make_ledger.measure(
+      {"csv": fine, "column": "e/seed*", "at": "roughness", **kw}, "t")
+  # Every second row: log10 steps of 2 ** 2 and 4 ** 2, constant per seed.
+  assert read(every=2) == pytest.approx(0.0)
+  assert make_ledger.measure({"csv": fine, "column": "e/seed*", "at": 2,
+                              "combine": "max"}, "t") == 16
+
+
+def test_paper_and_rule_constants_are_named_in_conditions_and_text(curve):
+  item = {"id": "x", "document": "thesis", "label": "L", "claim": "c",
+          "paper": {"level": 0.4}, "rule": {"margin": 1.5},
+          "ours": "{e:.1f}",
+          "measures": {"e": {"csv": curve, "column": "exploitability"}},
+          "verdicts": [
+              {"verdict": "reproduced", "when": ["e <= rule.margin * paper.level"],
+               "reason": "{e} within {rule.margin} times the paper's {paper.level}"},
+              {"verdict": "disagrees", "reason": "r"}]}
+  assert make_ledger.judge(item).reason == "0.5 within 1.5 times the paper's 0.4"
+  item["verdicts"][0]["when"] = ["e < paper.lvl"]
+  with pytest.raises(make_ledger.LedgerError, match="paper.lvl"):
+    make_ledger.judge(item)

@@ -4,9 +4,33 @@ Every result figure and table of the four source documents is one `[[item]]`
 of `ledger.toml`: the paper's claim, the numbers it is checked against (each
 read from a curve CSV under docs/figures/data/ by a `measure`), and ordered
 verdict rules over those numbers. The verdict is the first rule whose
-conditions all hold, so a verdict can only change when the data change, and
-the page cannot say more than the CSVs do. `tests/test_reproduction_ledger.py`
-regenerates the page and fails when it drifts from the data.
+conditions all hold, so a verdict can only change when the data or the rules
+change, and the page cannot say more than the CSVs do.
+`tests/test_reproduction_ledger.py` regenerates the page and fails when it
+drifts from the data.
+
+A measure is one number: `column` of the CSV(s) `csv` (a glob; `column` may
+be a glob over columns too, e.g. one column per seed), each series reduced by
+`at` and the series combined by `combine`. `at` is a reducer name (last,
+first, min, max, mean, stderr, roughness), a number (the last row at or
+before that step), or "x:<expression>" (the row at that step, within
+SAME_X of it; the expression may name the item's other measures, so two
+sides of a claim are read at one x). `from`/`to` bound the rows (numbers or
+"x:<expression>"), `every` keeps one row per interval of that many steps (so
+curves logged at different spacings are compared at the same one), `where`
+selects rows by column values. A measure `{ shared = [globs] }` is instead
+the largest step that every file of those globs has a row at: the largest x
+both sides of a comparison have.
+
+Numbers in a row's text come only from measures or from two named tables:
+`[item.paper]`, the paper's own numbers and settings, and `[item.rule]`, the
+constants of the verdict rules; both are written `{paper.name}` /
+`{rule.name}` in `ours` and `reason`, and `paper.name` / `rule.name` in a
+condition, so a threshold the reason quotes is the one the rule uses.
+
+Each row also shows, from git, when its rule (its verdict conditions and the
+measures and constants they read) and its data (the CSVs its measures read)
+last changed, so a reader sees whether the rule predates the data.
 
   python docs/reproduction/make_ledger.py            # rewrite the page
   python docs/reproduction/make_ledger.py --check    # exit 1 if it is stale
@@ -16,12 +40,16 @@ import argparse
 import ast
 import collections
 import csv
+import fnmatch
 import glob
+import json
 import math
 import os
 import statistics
+import subprocess
 import sys
 import tomllib
+import types
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -63,9 +91,15 @@ REDUCERS = {"last": lambda v: v[-1], "first": lambda v: v[0], "min": min,
             "stderr": _standard_error, "roughness": _roughness}
 COMBINERS = {"mean": lambda v: sum(v) / len(v), "min": min, "max": max,
              "count": len, "stderr": _standard_error}
-MEASURE_KEYS = {"csv", "column", "at", "x", "from", "to", "where", "combine"}
+MEASURE_KEYS = {"csv", "column", "at", "x", "from", "to", "where", "combine",
+                "every"}
+SHARED_KEYS = {"shared", "x", "to"}
 ITEM_KEYS = {"id", "document", "label", "section", "claim", "script", "png",
-             "ours", "measures", "verdicts"}
+             "ours", "measures", "verdicts", "paper", "rule"}
+CONSTANTS = ("paper", "rule")  # the item's named tables of cited numbers
+# Two logs' points count as the same x when this close (relative): runs log
+# at their own episode counts (1000002 and 1000004 are both "1M").
+SAME_X = 0.01
 
 
 class LedgerError(ValueError):
@@ -88,81 +122,221 @@ def _matches(row, where):
   return all(row.get(column) == str(value) for column, value in where.items())
 
 
+class _Step(float):
+  """A step given as "x:<expression>": read the row logged at it, not the
+  last one before it, so both sides of a comparison are read at one x."""
+
+
+def _every(rows, x_column, every, where):
+  """The first row of each interval of `every` steps."""
+  kept, last = [], None
+  for row in rows:
+    interval = _number(row[x_column], where) // every
+    if interval != last:
+      kept.append(row)
+      last = interval
+  return kept
+
+
+def _at_step(rows, x_column, step, path, where):
+  """The row logged at `step`, within SAME_X of it."""
+  nearest = min(rows, default=None,
+                key=lambda r: abs(_number(r[x_column], where) - step))
+  if nearest is None or (abs(_number(nearest[x_column], where) - step)
+                         > SAME_X * abs(step)):
+    raise LedgerError(f"{where}: {path} has no row at {x_column} {step:g} "
+                      f"(within {SAME_X:.0%})")
+  return [nearest]
+
+
 def read_one(path, spec, where):
-  """The measure `spec` on one CSV file."""
+  """The measure `spec` on one CSV file: one number per column it matches."""
   x_column = spec.get("x", "step")
+  at = spec.get("at", "last")
+  if isinstance(at, str) and at not in REDUCERS:
+    raise LedgerError(f"{where}: at={at!r}: expected a number, \"x:<expression>\""
+                      f" or one of {', '.join(REDUCERS)}")
   rows = [row for row in _rows(path) if _matches(row, spec.get("where", {}))]
   if x_column in (rows[0] if rows else {}):
     low, high = spec.get("from", -math.inf), spec.get("to", math.inf)
     rows = [r for r in rows
             if low <= _number(r[x_column], f"{where} {x_column}") <= high]
-  at = spec.get("at", "last")
-  if not isinstance(at, str):
-    if rows and x_column not in rows[0]:
-      raise LedgerError(f"{where}: at={at} needs the x column {x_column!r},"
-                        f" which {path} lacks")
+    if "every" in spec:
+      rows = _every(rows, x_column, spec["every"], where)
+  elif rows and (not isinstance(at, str) or "every" in spec):
+    raise LedgerError(f"{where}: at={at} or every needs the x column "
+                      f"{x_column!r}, which {path} lacks")
+  if isinstance(at, _Step) and rows:
+    rows = _at_step(rows, x_column, at, path, where)
+  elif not isinstance(at, str):
     rows = [r for r in rows if _number(r[x_column], where) <= at][-1:]
   if not rows:
     if isinstance(at, str) and ("from" in spec or "to" in spec):
-      return math.nan  # a window the run has not reached: no rule uses it
+      return [math.nan]  # a window the run has not reached: no rule uses it
     raise LedgerError(f"{where}: no row of {path} matches")
-  if spec["column"] not in rows[0]:
+  columns = [c for c in rows[0] if fnmatch.fnmatchcase(c, spec["column"])]
+  if not columns:
     raise LedgerError(f"{where}: {path} has no column {spec['column']!r}; "
                       f"it has {', '.join(rows[0])}")
-  values = [_number(r[spec["column"]], where) for r in rows]
-  if isinstance(at, str):
-    if at not in REDUCERS:
-      raise LedgerError(f"{where}: at={at!r}: expected a number or one of "
-                        f"{', '.join(REDUCERS)}")
-    return REDUCERS[at](values)
-  return values[-1]
+  numbers = []
+  for column in columns:
+    values = [_number(r[column], where) for r in rows]
+    numbers.append(REDUCERS[at](values) if isinstance(at, str) else values[-1])
+  return numbers
+
+
+def _paths(pattern, where):
+  paths = sorted(glob.glob(os.path.join(ROOT, pattern)))
+  if not paths:
+    raise LedgerError(f"{where}: csv={pattern!r} matches no file")
+  return paths
+
+
+def _shared_step(spec, where):
+  """The largest step (at most `to`) that every file of the `shared` globs
+  has a row at, within SAME_X."""
+  unknown = set(spec) - SHARED_KEYS
+  if unknown or not isinstance(spec["shared"], list):
+    raise LedgerError(f"{where}: a shared measure is a list of globs and takes"
+                      f" only {', '.join(sorted(SHARED_KEYS))}")
+  x_column = spec.get("x", "step")
+  steps = []
+  for pattern in spec["shared"]:
+    for path in _paths(pattern, where):
+      rows = _rows(path)
+      if not rows or x_column not in rows[0]:
+        raise LedgerError(f"{where}: {path} has no column {x_column!r}")
+      steps.append([_number(r[x_column], where) for r in rows])
+  common = [x for x in steps[0] if x <= spec.get("to", math.inf) and all(
+      any(abs(y - x) <= SAME_X * abs(x) for y in other) for other in steps[1:])]
+  if not common:
+    raise LedgerError(f"{where}: the files of {spec['shared']} share no step")
+  return max(common)
 
 
 def measure(spec, where):
-  """One number: the measure on each file its `csv` glob matches, combined."""
+  """One number: the measure on each file its `csv` glob matches (each column
+  its `column` glob matches), combined."""
+  if "shared" in spec:
+    return _shared_step(spec, where)
   unknown = set(spec) - MEASURE_KEYS
   if unknown or "csv" not in spec or "column" not in spec:
     raise LedgerError(f"{where}: a measure needs csv and column and takes "
                       f"only {', '.join(sorted(MEASURE_KEYS))}; got "
                       f"{', '.join(sorted(spec))}")
-  paths = sorted(glob.glob(os.path.join(ROOT, spec["csv"])))
-  if not paths:
-    raise LedgerError(f"{where}: csv={spec['csv']!r} matches no file")
   combine = spec.get("combine", "mean")
   if combine not in COMBINERS:
     raise LedgerError(f"{where}: combine={combine!r}: expected one of "
                       f"{', '.join(COMBINERS)}")
-  return COMBINERS[combine]([read_one(p, spec, where) for p in paths])
+  return COMBINERS[combine]([value for path in _paths(spec["csv"], where)
+                             for value in read_one(path, spec, where)])
 
 
 _ALLOWED = (ast.Expression, ast.BoolOp, ast.And, ast.Or, ast.UnaryOp,
             ast.Not, ast.USub, ast.BinOp, ast.Add, ast.Sub, ast.Mult,
             ast.Div, ast.Pow, ast.Compare, ast.Lt, ast.LtE, ast.Gt, ast.GtE,
-            ast.Eq, ast.NotEq, ast.Name, ast.Load, ast.Constant, ast.Call)
+            ast.Eq, ast.NotEq, ast.Name, ast.Load, ast.Constant, ast.Call,
+            ast.Attribute)
 _FUNCTIONS = {"min": min, "max": max, "abs": abs}
 
 
-def holds(condition, values, where):
-  """Evaluates one verdict condition: arithmetic and comparisons only."""
+def _parse(expression, where):
   try:
-    tree = ast.parse(condition, mode="eval")
+    return ast.parse(expression, mode="eval")
   except SyntaxError as e:
-    raise LedgerError(f"{where}: condition {condition!r}: {e.msg}") from None
+    raise LedgerError(f"{where}: condition {expression!r}: {e.msg}") from None
+
+
+def _names(expression):
+  """The measure names an expression reads."""
+  return {node.id for node in ast.walk(ast.parse(expression, mode="eval"))
+          if isinstance(node, ast.Name)} - _FUNCTIONS.keys() - set(CONSTANTS)
+
+
+def evaluate(expression, values, where, constants=None):
+  """The value of a condition or step expression: arithmetic, comparisons,
+  min/max/abs, the item's measures and its `paper.x` / `rule.x` constants."""
+  constants = constants or {}
+  tree = _parse(expression, where)
   for node in ast.walk(tree):
-    if not isinstance(node, _ALLOWED) or (
-        isinstance(node, ast.Call) and not (
-            isinstance(node.func, ast.Name) and node.func.id in _FUNCTIONS)):
-      raise LedgerError(f"{where}: condition {condition!r} uses "
-                        f"{type(node).__name__}; only arithmetic, comparisons"
-                        " and min/max/abs are allowed")
-    if isinstance(node, ast.Name) and node.id not in values | _FUNCTIONS.keys():
-      raise LedgerError(f"{where}: condition {condition!r} names {node.id!r},"
+    bad_call = isinstance(node, ast.Call) and not (
+        isinstance(node.func, ast.Name) and node.func.id in _FUNCTIONS)
+    bad_attribute = isinstance(node, ast.Attribute) and not (
+        isinstance(node.value, ast.Name) and node.value.id in CONSTANTS)
+    if not isinstance(node, _ALLOWED) or bad_call or bad_attribute:
+      raise LedgerError(f"{where}: condition {expression!r} uses "
+                        f"{type(node).__name__}; only arithmetic, comparisons,"
+                        " min/max/abs and paper.x / rule.x are allowed")
+    if isinstance(node, ast.Attribute) and not hasattr(
+        constants.get(node.value.id), node.attr):
+      raise LedgerError(f"{where}: condition {expression!r} names "
+                        f"{node.value.id}.{node.attr}, which the item's "
+                        f"[item.{node.value.id}] table lacks")
+    if isinstance(node, ast.Name) and node.id not in (
+        values.keys() | _FUNCTIONS.keys() | set(CONSTANTS)):
+      raise LedgerError(f"{where}: condition {expression!r} names {node.id!r},"
                         f" which is not a measure of the item")
-  return bool(eval(compile(tree, where, "eval"),  # pylint: disable=eval-used
-                   {"__builtins__": {}}, {**_FUNCTIONS, **values}))
+  return eval(compile(tree, where, "eval"),  # pylint: disable=eval-used
+              {"__builtins__": {}}, {**_FUNCTIONS, **constants, **values})
+
+
+def holds(condition, values, where, constants=None):
+  """Evaluates one verdict condition."""
+  return bool(evaluate(condition, values, where, constants))
+
+
+def _steps(spec):
+  """The "x:<expression>" steps of a measure, by key."""
+  return {key: spec[key][2:] for key in ("at", "from", "to")
+          if isinstance(spec.get(key), str) and spec[key].startswith("x:")}
+
+
+def _measure_values(item, constants, where):
+  """Every measure of the item, a measure's "x:" steps after the measures
+  they name."""
+  specs = item.get("measures", {})
+  values = {}
+
+  def resolve(name, pending):
+    if name in values:
+      return
+    if name in pending:
+      raise LedgerError(f"{where}: measures {' -> '.join(pending + (name,))}"
+                        " read each other's steps")
+    spec = dict(specs[name])
+    for key, expression in _steps(spec).items():
+      for dependency in _names(expression) & specs.keys():
+        resolve(dependency, pending + (name,))
+      step = evaluate(expression, values, f"{where} measure {name!r}",
+                      constants)
+      spec[key] = _Step(step) if key == "at" else step
+    values[name] = measure(spec, f"{where} measure {name!r}")
+
+  for name in specs:
+    if name in CONSTANTS:
+      raise LedgerError(f"{where}: a measure may not be called {name!r}")
+    resolve(name, ())
+  return values
 
 
 Row = collections.namedtuple("Row", "item ours verdict reason")
+
+
+def _constants(item, where):
+  tables = {}
+  for name in CONSTANTS:
+    table = item.get(name, {})
+    if not isinstance(table, dict):
+      raise LedgerError(f"{where}: {name} must be a table")
+    tables[name] = types.SimpleNamespace(**table)
+  return tables
+
+
+def _fill(text, fields, where, key):
+  try:
+    return text.format(**fields)
+  except (AttributeError, KeyError, ValueError, IndexError) as e:
+    raise LedgerError(f"{where}: {key}={text!r}: {e!r}") from None
 
 
 def judge(item):
@@ -177,18 +351,17 @@ def judge(item):
   for path in item.get("png", []) + [item.get("script") or ""]:
     if path and not os.path.exists(os.path.join(ROOT, path)):
       raise LedgerError(f"{where}: {path} does not exist")
-  values = {name: measure(spec, f"{where} measure {name!r}")
-            for name, spec in item.get("measures", {}).items()}
-  try:
-    ours = item.get("ours", "").format(**values)
-  except (KeyError, ValueError, IndexError) as e:
-    raise LedgerError(f"{where}: ours={item.get('ours')!r}: {e}") from None
+  constants = _constants(item, where)
+  values = _measure_values(item, constants, where)
+  fields = {**values, **constants}
+  ours = _fill(item.get("ours", ""), fields, where, "ours")
   for rule in item.get("verdicts", []):
     if rule.get("verdict") not in VERDICTS:
       raise LedgerError(f"{where}: verdict={rule.get('verdict')!r}: expected"
                         f" one of {', '.join(VERDICTS)}")
-    if all(holds(c, values, where) for c in rule.get("when", [])):
-      return Row(item, ours, rule["verdict"], rule.get("reason", ""))
+    if all(holds(c, values, where, constants) for c in rule.get("when", [])):
+      return Row(item, ours, rule["verdict"],
+                 _fill(rule.get("reason", ""), fields, where, "reason"))
   raise LedgerError(f"{where}: no verdict rule holds; end the list with one "
                     "that has no `when`")
 
