@@ -366,6 +366,150 @@ def judge(item):
                     "that has no `when`")
 
 
+def rule_fingerprint(item):
+  """What decides the item's verdict besides the data: its rules' verdicts and
+  conditions, the measures those read (and the measures their steps name),
+  and the constants they name. Not the reasons' or `ours`' wording, so
+  rewording a reason is not a change of the rule."""
+  specs = item.get("measures", {})
+  rules = [[r.get("verdict"), r.get("when", [])]
+           for r in item.get("verdicts", [])]
+  pending = [c for _, when in rules for c in when]
+  names, constants = set(), {}
+  while pending:
+    try:
+      tree = ast.parse(pending.pop(), mode="eval")
+    except SyntaxError:
+      continue  # judge() reports it; an old version's error is history
+    for node in ast.walk(tree):
+      if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        table = item.get(node.value.id, {})
+        constants[f"{node.value.id}.{node.attr}"] = table.get(node.attr)
+      elif (isinstance(node, ast.Name) and node.id in specs
+            and node.id not in names):
+        names.add(node.id)
+        pending += _steps(specs[node.id]).values()
+  return json.dumps([rules, {n: specs[n] for n in names}, constants],
+                    sort_keys=True)
+
+
+Change = collections.namedtuple("Change", "order label")
+# A change still in the working tree: it goes into the commit that carries the
+# regenerated page, which the page cannot name.
+WITH_PAGE = Change(math.inf, "with this page")
+
+
+def _git(*args, stdin=None):
+  return subprocess.run(["git", "-C", ROOT, *args], input=stdin, check=True,
+                        capture_output=True).stdout
+
+
+class Provenance:
+  """When each item's rule and data last changed, from git."""
+
+  def __init__(self):
+    self.order = {commit: -i for i, commit in enumerate(
+        _git("rev-list", "--topo-order", "HEAD").decode().split())}
+    self.dirty = set()
+    entries = iter(_git("status", "--porcelain=v1", "-z",
+                        "--untracked-files=all").decode().split("\0"))
+    for entry in entries:
+      if entry:
+        self.dirty.add(entry[3:])
+        if entry[0] in "RC":
+          next(entries)  # a rename's or copy's source path
+    page = os.path.relpath(PAGE, ROOT)
+    self.page_commit = None if page in self.dirty else (
+        _git("log", "-1", "--format=%H", "--", page).decode().strip() or None)
+    self.labels = {}
+    self.data = {}
+    current = None
+    for line in _git("log", "--format=commit %H %cs %h", "--name-only", "--",
+                     "docs/figures/data").decode().splitlines():
+      if line.startswith("commit "):
+        current = self._change(*line.split()[1:])
+      elif line and line not in self.data:
+        self.data[line] = current
+    self.rules = self._rule_history()
+
+  def _change(self, commit, date, short):
+    if commit == self.page_commit:
+      return Change(self.order[commit], WITH_PAGE.label)
+    return Change(self.order.get(commit, -math.inf), f"{date} {short}")
+
+  def _rule_history(self):
+    """Per item id, its rule fingerprint in each committed version of the
+    ledger, newest first, with the commit."""
+    ledger = os.path.relpath(LEDGER, ROOT)
+    commits = [line.split() for line in _git(
+        "log", "--format=%H %cs %h", "--", ledger).decode().splitlines()]
+    blobs = _git("cat-file", "--batch", stdin="".join(
+        f"{c[0]}:{ledger}\n" for c in commits).encode())
+    history = collections.defaultdict(list)
+    for commit in commits:
+      header, _, blobs = blobs.partition(b"\n")
+      fields = header.split()
+      if fields[1:2] != [b"blob"]:
+        continue  # "<name> missing": no content follows
+      size = int(fields[2])
+      text, blobs = blobs[:size], blobs[size + 1:]
+      try:
+        items = tomllib.loads(text.decode()).get("item", [])
+      except (tomllib.TOMLDecodeError, UnicodeDecodeError):
+        items = []  # an unreadable version changes no item's history
+      for item in items:
+        history[item.get("id")].append((rule_fingerprint(item), commit))
+    return history
+
+  def rule(self, item):
+    """The last change of the item's rule."""
+    fingerprint = rule_fingerprint(item)
+    since = None
+    for version, commit in self.rules.get(item["id"], []):
+      if version != fingerprint:
+        break
+      since = commit
+    return WITH_PAGE if since is None else self._change(*since)
+
+  def data_of(self, paths):
+    """The last change of any of `paths` (relative to the root)."""
+    changes = [WITH_PAGE if path in self.dirty or path not in self.data
+               else self.data[path] for path in paths]
+    return max(changes, default=None)
+
+
+def _csv_paths(item):
+  return sorted({os.path.relpath(path, ROOT)
+                 for spec in item.get("measures", {}).values()
+                 for pattern in spec.get("shared", [spec.get("csv")])
+                 for path in glob.glob(os.path.join(ROOT, pattern))})
+
+
+def provenance():
+  """A Provenance, or None where git or the history is not available."""
+  try:
+    if _git("rev-parse", "--is-shallow-repository").strip() != b"false":
+      return None  # a shallow clone's history stops early: dates would lie
+    return Provenance()
+  except (OSError, subprocess.CalledProcessError):
+    return None
+
+
+def _history(item, known):
+  if known is None:
+    return "no git history"
+  rule, data = known.rule(item), known.data_of(_csv_paths(item))
+  if data is None:
+    return f"rule {rule.label}; no data"
+  if rule.order < data.order:
+    relation = "the rule predates the data"
+  elif rule.order > data.order:
+    relation = "**the rule changed after the data**"
+  else:
+    relation = "rule and data in one commit"
+  return f"rule {rule.label}; data {data.label}: {relation}"
+
+
 def _cell(text):
   return " ".join(str(text).split()).replace("|", "\\|")
 
@@ -386,7 +530,8 @@ def _links(item):
   return " ".join(links)
 
 
-def render(rows):
+def render(rows, known):
+  """The page; `known` is a Provenance, or None without git history."""
   counts = collections.Counter(row.verdict for row in rows)
   lines = [
       "# Reproduction ledger",
@@ -406,6 +551,13 @@ def render(rows):
       "data yet), **not reproducible here** (needs something we do not have; "
       "the row names the stand-in).",
       "",
+      "The last column says, from git, when the item's rule (its verdict "
+      "conditions and the measures and constants they read; not the wording "
+      "of its reasons) and its data (the CSVs its measures read) last changed:"
+      " commit date and hash, or *with this page* for a change in the commit "
+      "that carries this page, and whether the rule predates the data. A rule "
+      "changed after the data says why in its reason.",
+      "",
       "| " + " | ".join(f"{v}: {counts[v]}" for v in VERDICTS) + " | total: "
       f"{len(rows)} |",
       "|" + " --- |" * (len(VERDICTS) + 1),
@@ -415,15 +567,15 @@ def render(rows):
     if not mine:
       continue
     lines += ["", f"## {title}", "",
-              "| item | claim | ours | verdict | why | files |",
-              "| --- | --- | --- | --- | --- | --- |"]
+              "| item | claim | ours | verdict | why | files | rule and data |",
+              "| --- | --- | --- | --- | --- | --- | --- |"]
     for row in mine:
       item = row.item
       lines.append("| " + " | ".join(_cell(c) for c in (
           f"<a id=\"{item['id']}\"></a>{item['label']} "
           f"(sec. {item.get('section', '?')})",
           item["claim"], row.ours or "-", f"**{row.verdict}**", row.reason,
-          _links(item))) + " |")
+          _links(item), _history(item, known))) + " |")
   return "\n".join(lines) + "\n"
 
 
@@ -437,6 +589,11 @@ def ledger_rows(path=LEDGER):
   return [judge(item) for item in items]
 
 
+def page():
+  """The page for the current ledger, data and git history."""
+  return render(ledger_rows(), provenance())
+
+
 def main():
   parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
   parser.add_argument("--check", action="store_true",
@@ -446,15 +603,20 @@ def main():
     rows = ledger_rows()
   except LedgerError as e:
     sys.exit(f"error: {e}")
-  page = render(rows)
+  known = provenance()
+  if known is None:
+    print("warning: no full git history here (not a checkout, a shallow "
+          "clone, or no git): the page says 'no git history' where it names "
+          "when each rule and its data last changed", file=sys.stderr)
+  text = render(rows, known)
   if args.check:
     with open(PAGE) as f:
-      if f.read() != page:
+      if f.read() != text:
         sys.exit("docs/reproduction.md is stale: run python "
                  "docs/reproduction/make_ledger.py")
     return
   with open(PAGE, "w") as f:
-    f.write(page)
+    f.write(text)
   counts = collections.Counter(row.verdict for row in rows)
   print(f"wrote {PAGE}: " + ", ".join(f"{v} {counts[v]}" for v in VERDICTS))
 
