@@ -110,3 +110,178 @@ def test_without_git_history_the_page_says_so(tmp_path, monkeypatch):
   monkeypatch.setattr(make_ledger, "ROOT", str(tmp_path))
   assert make_ledger.provenance() is None
   assert make_ledger._history({"id": "x"}, None) == "no git history"
+
+
+def test_every_document_and_verdict_vocabulary_is_used_as_defined():
+  rows = make_ledger.ledger_rows()
+  assert {row.item["document"] for row in rows} == set(make_ledger.DOCUMENTS)
+  for row in rows:
+    assert row.verdict in make_ledger.VERDICTS
+    assert row.reason, row.item["id"]
+    if row.verdict != "missing":
+      assert row.item.get("measures") or row.verdict == "not reproducible here", (
+          f"{row.item['id']}: a verdict other than missing needs measured data")
+
+
+def test_readme_links_the_ledger_and_its_rows_exist():
+  with open(os.path.join(ROOT, "README.md")) as f:
+    readme = f.read()
+  assert "docs/reproduction.md" in readme.split("\n## ")[0]
+  ids = {row.item["id"] for row in make_ledger.ledger_rows()}
+  cited = set(re.findall(r"docs/reproduction\.md#([\w.\-]+)", readme))
+  assert cited, "README quotes no ledger row"
+  assert cited <= ids, f"README cites rows the ledger lacks: {cited - ids}"
+
+
+def _write(tmp_path, name, text):
+  path = tmp_path / name
+  path.write_text(text)
+  return os.path.relpath(path, make_ledger.ROOT)
+
+
+@pytest.fixture(name="curve")
+def fixture_curve(tmp_path):
+  return _write(tmp_path, "curve.csv",
+                "step,exploitability\n10,2.0\n100,1.0\n1000,0.5\n")
+
+
+def test_a_measure_reads_the_row_at_or_before_its_point(curve):
+  read = lambda **kw: make_ledger.measure(
+      {"csv": curve, "column": "exploitability", **kw}, "t")
+  assert read(at="last") == 0.5
+  assert read(at="first") == 2.0
+  assert read(at=999) == 1.0
+  assert read(at=1000) == 0.5
+  assert read(at="mean", **{"from": 100}) == 0.75
+  assert read(at="max", to=100) == 2.0
+
+
+def test_roughness_is_the_spread_of_log_steps_not_the_trend(tmp_path):
+  # A decade down every step has no roughness, however steep; two decades
+  # then none (log steps -2, 0, -2, 0, -2) has the steps' sd, sqrt(1.2).
+  for name, exponents, expected in (("smooth", range(6), 0.0),
+                                    ("jumpy", (0, 2, 2, 4, 4, 6), 1.2 ** 0.5)):
+    text = "step,e\n" + "".join(f"{x},{10.0 ** -e}\n"
+                                for x, e in enumerate(exponents))
+    value = make_ledger.measure(
+        {"csv": _write(tmp_path, f"{name}.csv", text), "column": "e",
+         "at": "roughness"}, "t")
+    assert value == pytest.approx(expected), name
+
+
+def test_a_window_the_run_has_not_reached_is_nan_and_fails_conditions(curve):
+  value = make_ledger.measure({"csv": curve, "column": "exploitability",
+                               "at": "roughness", "from": 5000}, "t")
+  assert math.isnan(value)
+  for condition in ("late > 1.5 * early", "late <= 1.5 * early"):
+    assert not make_ledger.holds(condition, {"late": value, "early": 0.1},
+                                 "t")
+
+
+def test_a_measure_combines_the_files_of_a_glob(tmp_path):
+  for seed, value in enumerate((1.0, 2.0, 6.0)):
+    (tmp_path / f"seed{seed}").mkdir()
+    _write(tmp_path, f"seed{seed}/curve.csv", f"step,e\n1,{value}\n")
+  pattern = os.path.relpath(tmp_path, make_ledger.ROOT) + "/seed*/curve.csv"
+  read = lambda combine: make_ledger.measure(
+      {"csv": pattern, "column": "e", "combine": combine}, "t")
+  assert (read("mean"), read("min"), read("max"), read("count")) == (
+      3.0, 1.0, 6.0, 3)
+  # The seed band's half-width: sd 2.646 (ddof 1) over sqrt(3).
+  assert read("stderr") == pytest.approx(7 ** 0.5 / 3 ** 0.5)
+
+
+def test_the_first_rule_that_holds_is_the_verdict(curve):
+  item = {"id": "x", "document": "thesis", "label": "Fig. 0", "claim": "c",
+          "ours": "{e:.2f} at {x:g}",
+          "measures": {"e": {"csv": curve, "column": "exploitability"},
+                       "x": {"csv": curve, "column": "step"}},
+          "verdicts": [
+              {"verdict": "reproduced", "when": ["e < 0.1"], "reason": "a"},
+              {"verdict": "shorter run", "when": ["x < 1e4", "e < 1"],
+               "reason": "b"},
+              {"verdict": "disagrees", "reason": "c"}]}
+  row = make_ledger.judge(item)
+  assert (row.ours, row.verdict, row.reason) == ("0.50 at 1000",
+                                                 "shorter run", "b")
+
+
+@pytest.mark.parametrize("condition,message", [
+    ("__import__('os')", "uses"),
+    ("e.real > 0", "uses"),
+    ("f < 1", "names 'f'"),
+    ("e <", "condition"),
+])
+def test_conditions_are_arithmetic_over_the_items_measures(condition, message):
+  with pytest.raises(make_ledger.LedgerError, match=message):
+    make_ledger.holds(condition, {"e": 1.0}, "t")
+
+
+@pytest.mark.parametrize("spec,message", [
+    ({"csv": "no/such/*.csv", "column": "e"}, "matches no file"),
+    ({"csv": "{curve}", "column": "nope"}, "has no column 'nope'"),
+    ({"csv": "{curve}", "column": "exploitability", "at": "median"},
+     "at='median'"),
+    ({"csv": "{curve}", "column": "exploitability", "at": 1}, "no row"),
+    ({"csv": "{curve}", "column": "exploitability", "combine": "sum"},
+     "combine='sum'"),
+    ({"csv": "{curve}", "colum": "exploitability"}, "needs csv and column"),
+])
+def test_bad_measures_name_what_is_wrong(curve, spec, message):
+  spec = {k: v.format(curve=curve) if isinstance(v, str) else v
+          for k, v in spec.items()}
+  with pytest.raises(make_ledger.LedgerError, match=message):
+    make_ledger.measure(spec, "t")
+
+
+def test_an_unknown_verdict_is_refused(curve):
+  item = {"id": "x", "document": "thesis", "label": "L", "claim": "c",
+          "verdicts": [{"verdict": "roughly", "reason": "r"}]}
+  with pytest.raises(make_ledger.LedgerError, match="verdict='roughly'"):
+    make_ledger.judge(item)
+
+
+def test_both_sides_of_a_claim_are_read_at_the_largest_x_both_have(tmp_path):
+  # One run logs every 100 steps to 1000, the other every 250 to 2000, at
+  # slightly different counts (as runs do): the shared x is 1000, and "x:"
+  # reads the row logged there, not the last one before it.
+  short = _write(tmp_path, "short.csv", "step,e\n" + "".join(
+      f"{x + 2},{1000 / (x + 2)}\n" for x in range(0, 1001, 100)))
+  long = _write(tmp_path, "long.csv", "step,e\n" + "".join(
+      f"{x + 4},{x}\n" for x in range(0, 2001, 250)))
+  item = {"id": "x", "document": "thesis", "label": "L", "claim": "c",
+          "ours": "{a:.0f} vs {b:.0f} at {both:.0f}",
+          "measures": {"both": {"shared": [short, long]},
+                       "a": {"csv": short, "column": "e", "at": "x:both"},
+                       "b": {"csv": long, "column": "e", "at": "x:both"}},
+          "verdicts": [{"verdict": "disagrees", "reason": "r"}]}
+  assert make_ledger.judge(item).ours == "1 vs 1000 at 1002"
+  item["measures"]["b"]["at"] = "x:both - 100"
+  with pytest.raises(make_ledger.LedgerError, match="no row at step 902"):
+    make_ledger.judge(item)
+
+
+def test_a_window_ending_at_a_shared_x_thinned_to_one_spacing(tmp_path):
+  fine = _write(tmp_path, "fine.csv", "step,e/seed0,e/seed1\n" + "".join(
+      f"{x},{2 ** x},{4 ** x}\n" for x in range(0, 9)))
+  read = lambda **kw: make_ledger.measure(
+      {"csv": fine, "column": "e/seed*", "at": "roughness", **kw}, "t")
+  # Every second row: log10 steps of 2 ** 2 and 4 ** 2, constant per seed.
+  assert read(every=2) == pytest.approx(0.0)
+  assert make_ledger.measure({"csv": fine, "column": "e/seed*", "at": 2,
+                              "combine": "max"}, "t") == 16
+
+
+def test_paper_and_rule_constants_are_named_in_conditions_and_text(curve):
+  item = {"id": "x", "document": "thesis", "label": "L", "claim": "c",
+          "paper": {"level": 0.4}, "rule": {"margin": 1.5},
+          "ours": "{e:.1f}",
+          "measures": {"e": {"csv": curve, "column": "exploitability"}},
+          "verdicts": [
+              {"verdict": "reproduced", "when": ["e <= rule.margin * paper.level"],
+               "reason": "{e} within {rule.margin} times the paper's {paper.level}"},
+              {"verdict": "disagrees", "reason": "r"}]}
+  assert make_ledger.judge(item).reason == "0.5 within 1.5 times the paper's 0.4"
+  item["verdicts"][0]["when"] = ["e < paper.lvl"]
+  with pytest.raises(make_ledger.LedgerError, match="paper.lvl"):
+    make_ledger.judge(item)
