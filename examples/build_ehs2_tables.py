@@ -17,6 +17,7 @@ from absl import flags
 
 from nfsp_spiel import board_buckets
 from nfsp_spiel import card_abstraction
+import run_flags  # examples/run_flags.py
 
 FLAGS = flags.FLAGS
 flags.DEFINE_string("cache_dir", None, "Table directory (default: "
@@ -54,4 +55,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-  app.run(main)
+  run_flags.run(main)

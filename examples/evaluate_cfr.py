@@ -26,7 +26,6 @@ import run_flags  # examples/run_flags.py
 
 FLAGS = flags.FLAGS
 run_flags.define_flags("runs/evaluate_cfr")
-flags.adopt_module_key_flags(run_flags)
 flags.DEFINE_string("game", "nfsp_leduc", "OpenSpiel game string.")
 run_flags.define_count("iterations", 100, "CFR iterations.")
 run_flags.define_count("eval_every", 10, "Iterations between evaluations.")
@@ -125,4 +124,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-  app.run(main)
+  run_flags.run(main)

@@ -14,7 +14,6 @@ from the checkpoint's (`nfsp_spiel.run_directory`).
 
 import time
 
-from absl import app
 from absl import flags
 
 import nfsp_spiel  # noqa: F401
@@ -24,7 +23,6 @@ import run_flags  # examples/run_flags.py
 
 FLAGS = flags.FLAGS
 run_flags.define_flags("runs/fsp")
-flags.adopt_module_key_flags(run_flags)
 flags.DEFINE_string("game", "river_poker(beliefs=defined)", "Game string.")
 flags.DEFINE_float("seconds", 30.0, "Training seconds (wall clock).")
 run_flags.define_count("iterations", None, "Stop after this many iterations.")
@@ -84,4 +82,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-  app.run(main)
+  run_flags.run(main)

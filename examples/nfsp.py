@@ -62,7 +62,6 @@ import run_flags  # examples/run_flags.py
 
 FLAGS = flags.FLAGS
 run_flags.define_flags("runs/nfsp")
-flags.adopt_module_key_flags(run_flags)
 flags.DEFINE_string("game", "nfsp_leduc", "OpenSpiel game string.")
 PRESETS = ("leduc", "lhe", "dqn", "nfsp_arm", "arm")
 flags.DEFINE_enum("preset", "leduc", PRESETS,
@@ -672,4 +671,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-  app.run(main)
+  run_flags.run(main)

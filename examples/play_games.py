@@ -9,12 +9,12 @@ River poker instance.
 
 import time
 
-from absl import app
 from absl import flags
 import numpy as np
 import pyspiel
 
 import nfsp_spiel  # noqa: F401  (registers river_poker, nfsp_leduc, nfsp_lhe)
+import run_flags  # examples/run_flags.py
 
 FLAGS = flags.FLAGS
 flags.DEFINE_multi_string(
@@ -86,4 +86,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-  app.run(main)
+  run_flags.run(main)

@@ -7,12 +7,16 @@ on turns Ctrl-C (or SIGTERM) into "checkpoint at the step just completed and
 end"; a checkpoint that is not this run's, an `--output_dir` that cannot be
 a folder or settings the algorithm refuses stop the binary with one line.
 
-A binary imports this module and adopts its flags as its own
-(`flags.adopt_module_key_flags(run_flags)`), so `--help` lists them; here
-`--help` (and `--helpfull`) exit with status 0, not absl's 1.
+A binary imports this module and starts with `run_flags.run(main)` instead
+of `app.run(main)`: a usage error (a flag absl cannot parse, `app.UsageError`)
+is then one line, not absl's whole --help before it. The flags defined here
+(`define_flags`, `define_count`) are key flags of the binary, so its `--help`
+lists them beside its own; `--help` (and `--helpfull`) exit with status 0,
+not absl's 1.
 """
 
 import difflib
+import functools
 import os
 import sys
 import tempfile
@@ -47,31 +51,73 @@ class _HelpfullFlag(app.HelpfullFlag):
       sys.exit(0)
 
 
+def _listed_by_help(holder):
+  """Makes `holder`'s flag a key flag of the binary, returning `holder`.
+
+  absl's --help lists the key flags of the program's module (`sys.argv[0]`),
+  and a flag belongs to the module whose code defined it: this one. A binary
+  adopting this module's key flags would miss those it defines later
+  through `define_count`."""
+  FLAGS.register_key_flag_for_module(sys.argv[0], FLAGS[holder.name])
+  return holder
+
+
 app.define_help_flags()
 for _flag in (_HelpFlag(), _HelpfullFlag()):
   for _name in {_flag.name, _flag.short_name} - {None}:
     delattr(FLAGS, _name)
-  flags.DEFINE_flag(_flag)
+  _listed_by_help(flags.DEFINE_flag(_flag))
+
+
+def run(main):
+  """`app.run(main)`, a usage error said in one line (exit status 1)."""
+  app.run(_usage_errors_in_one_line(main), flags_parser=_parse_flags)
+
+
+def _usage_error(error):
+  sys.exit(f"error: {error} (try --help)")
+
+
+def _parse_flags(argv):
+  """absl's flag parsing; an unknown flag or a value it refuses is a usage
+  error."""
+  try:
+    return FLAGS(argv)
+  except flags.Error as error:
+    _usage_error(error)
+
+
+def _usage_errors_in_one_line(main):
+
+  @functools.wraps(main)
+  def main_with_usage_errors_in_one_line(argv):
+    try:
+      return main(argv)
+    except app.UsageError as error:
+      _usage_error(error)
+
+  return main_with_usage_errors_in_one_line
 
 
 def define_flags(default_dir, resumable=True):
   """--output_dir (default `default_dir`), --tensorboard and, for a binary
   that checkpoints, --resume."""
-  flags.DEFINE_string("output_dir", default_dir, "Folder for the curve "
-                      "(curve.csv, curve.png)" + (" and checkpoint.npz."
-                                                  if resumable else "."))
-  flags.DEFINE_bool("tensorboard", False, "Also write TensorBoard scalars to "
-                    "<output_dir>/tensorboard.")
+  _listed_by_help(flags.DEFINE_string(
+      "output_dir", default_dir, "Folder for the curve (curve.csv, "
+      "curve.png)" + (" and checkpoint.npz." if resumable else ".")))
+  _listed_by_help(flags.DEFINE_bool(
+      "tensorboard", False, "Also write TensorBoard scalars to "
+      "<output_dir>/tensorboard."))
   if resumable:
-    flags.DEFINE_bool("resume", True, "Resume from <output_dir>/"
-                      "checkpoint.npz where there is one; --noresume starts a "
-                      "fresh run there (replacing its checkpoint at the first "
-                      "save). A fresh run moves an earlier run's curve aside "
-                      "(curve.csv.1, ...).")
-    flags.DEFINE_float("checkpoint_minutes", 10.0, "Also checkpoint at the "
-                       "first evaluation after this many minutes since the "
-                       "last checkpoint (Ctrl-C checkpoints too).",
-                       lower_bound=0.0)
+    _listed_by_help(flags.DEFINE_bool(
+        "resume", True, "Resume from <output_dir>/checkpoint.npz where there "
+        "is one; --noresume starts a fresh run there (replacing its "
+        "checkpoint at the first save). A fresh run moves an earlier run's "
+        "curve aside (curve.csv.1, ...)."))
+    _listed_by_help(flags.DEFINE_float(
+        "checkpoint_minutes", 10.0, "Also checkpoint at the first evaluation "
+        "after this many minutes since the last checkpoint (Ctrl-C "
+        "checkpoints too).", lower_bound=0.0))
 
 
 class _CountParser(flags.IntegerParser):
@@ -92,8 +138,9 @@ class _CountParser(flags.IntegerParser):
 
 def define_count(name, default, help_text, lower_bound=1):
   """An integer flag for counts: `--episodes 1e6` works."""
-  flags.DEFINE(_CountParser(lower_bound=lower_bound), name, default,
-               help_text, serializer=flags.ArgumentSerializer())
+  return _listed_by_help(flags.DEFINE(
+      _CountParser(lower_bound=lower_bound), name, default, help_text,
+      serializer=flags.ArgumentSerializer()))
 
 
 def load_game(game_string):

@@ -38,7 +38,6 @@ import run_flags  # examples/run_flags.py
 
 FLAGS = flags.FLAGS
 run_flags.define_flags("runs/smooth_uct")
-flags.adopt_module_key_flags(run_flags)
 flags.DEFINE_string("game", "kuhn_poker", "OpenSpiel game string.")
 flags.DEFINE_enum("preset", None, ["kuhn", "leduc", "lhe", "lhe3", "uct_kuhn",
                                     "uct_leduc", "uct_lhe", "uct_lhe3"],
@@ -195,4 +194,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-  app.run(main)
+  run_flags.run(main)

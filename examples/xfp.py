@@ -21,7 +21,6 @@ import run_flags  # examples/run_flags.py
 
 FLAGS = flags.FLAGS
 run_flags.define_flags("runs/xfp")
-flags.adopt_module_key_flags(run_flags)
 flags.DEFINE_string("game", "nfsp_leduc", "OpenSpiel game string.")
 flags.DEFINE_enum("stepsize", "xfp", xfp.STEPSIZE_RULES,
                   "xfp (eq. 4.3), hendon (unweighted) or gfp (app. B).")
@@ -83,4 +82,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-  app.run(main)
+  run_flags.run(main)

@@ -1,6 +1,7 @@
 """The example binaries run end to end with small flags."""
 
 import os
+import re
 import subprocess
 import sys
 
@@ -238,15 +239,64 @@ def _fails(script, *flags):
   return result.stderr
 
 
-@pytest.mark.parametrize("script", BINARIES)
+def _programs():
+  """The files of examples/ that run as programs (run_flags.py is their
+  library)."""
+  names = []
+  for name in sorted(os.listdir(EXAMPLES)):
+    if name.endswith(".py"):
+      with open(os.path.join(EXAMPLES, name), encoding="utf-8") as f:
+        if 'if __name__ == "__main__":' in f.read():
+          names.append(name)
+  return names
+
+
+# Loads a binary without running it and prints the flags it defined, from
+# absl's registry (help flags are absl's own, defined before).
+_FLAGS_OF = """
+import runpy, sys
+from absl import app, flags
+app.define_help_flags()
+before = {{flags.FLAGS[name].name for name in flags.FLAGS}}
+sys.path.insert(0, {examples!r})
+runpy.run_path({script!r}, run_name="flags_only")
+print(" ".join(sorted({{flags.FLAGS[name].name for name in flags.FLAGS}}
+                      - before)))
+"""
+# A flag's first line in absl's --help: "  --name: ...", "  --[no]name: ..."
+# or, with a short name, "  -?,--[no]help: ...".
+_FLAG_LINE = re.compile(r"^  (?:-\S,)?--(?:\[no\])?(\w+):", re.MULTILINE)
+
+
+def test_every_binary_is_found():
+  assert {"play_games.py", "build_ehs2_tables.py", *BINARIES} == set(
+      _programs())
+
+
+@pytest.mark.parametrize("script", _programs())
 def test_help_lists_every_flag_the_binary_takes(script):
-  """The shared flags of examples/run_flags.py were only under --helpfull,
-  and --help exited 1."""
-  out = _run(script, "--help")
-  for flag in ("--output_dir", "--[no]tensorboard", "--[no]resume",
-               "--checkpoint_minutes", "--game"):
-    assert flag in out, flag
-  assert "--iterations" in out or "--episodes" in out
+  """The length flags of examples/run_flags.py's define_count were only
+  under --helpfull; two binaries' --help exited 1."""
+  code = _FLAGS_OF.format(examples=EXAMPLES,
+                          script=os.path.join(EXAMPLES, script))
+  defined = subprocess.run([sys.executable, "-c", code], capture_output=True,
+                           text=True, timeout=300, check=True).stdout.split()
+  assert defined
+  listed = set(_FLAG_LINE.findall(_run(script, "--help")))
+  assert sorted(set(defined) - listed) == []
+
+
+@pytest.mark.parametrize("script,flags,error", [
+    ("xfp.py", ["--checkpoint_every=7"], "--checkpoint_every=7 must be a "
+     "multiple of --eval_every=10: a checkpoint follows an evaluation"),
+    ("nfsp.py", ["--lbr_hands=3"], "--lbr_hands=3: LBR plays each deal in "
+     "both seats, so an even number"),
+    ("fsp.py", ["--memory_episode=5"], "Unknown command line flag "
+     "'memory_episode'. Did you mean: memory_episodes ?")])
+def test_a_usage_error_is_one_line(tmp_path, script, flags, error):
+  """absl printed the binary's whole --help before the error."""
+  stderr = _fails(script, *flags, f"--output_dir={tmp_path}")
+  assert stderr.splitlines() == [f"error: {error} (try --help)"]
 
 
 @pytest.mark.parametrize("script", ["xfp.py", "nfsp.py"])
