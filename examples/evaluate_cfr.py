@@ -84,7 +84,8 @@ def main(argv):
                          "a checkpoint follows an evaluation")
   game = run_flags.load_game(FLAGS.game)
   run, cfr = run_flags.open_run(
-      plot, lambda path: CFRRun.restore(game, path), lambda: CFRRun(game))
+      plot, lambda path: CFRRun.restore(game, path), lambda: CFRRun(game),
+      length="iterations")
   run.open_curve(cfr.iterations)
   # The strategy distance of the next row is to the last row's average.
   previous = (policy_lib.UniformRandomPolicy(game) if cfr.iterations == 0

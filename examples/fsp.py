@@ -50,7 +50,7 @@ def main(argv):
                          count_policy=not FLAGS.count_actions, seed=FLAGS.seed)
   run, solver = run_flags.open_run(
       plot, lambda path: fsp.FSPSolver.restore(game, path, config),
-      lambda: fsp.FSPSolver(game, config))
+      lambda: fsp.FSPSolver(game, config), length="iterations")
   # The training clock (evaluations excluded) continues from the checkpoint.
   training = run.open_curve(solver.iterations).get("training_seconds", 0.0)
   print(f"{game} at iteration {solver.iterations}, {training:.1f} s training")

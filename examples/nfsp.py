@@ -618,7 +618,8 @@ def main(argv):
   else:
     new_loop, resumed_loop = make_loop(game, config)
   run, loop = run_flags.open_run(
-      functools.partial(plot, metric), resumed_loop, new_loop)
+      functools.partial(plot, metric), resumed_loop, new_loop,
+      length="episodes")
   if isinstance(loop, PopulationLoop):
     metrics, columns = loop.metrics, loop.mean_columns()
     played, total = lambda: loop.played, FLAGS.episodes * len(loop)

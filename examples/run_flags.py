@@ -199,9 +199,11 @@ def open_directory(**kwargs):
              f"({error.filename}); give a folder that exists or can be made")
 
 
-def open_run(plot, restore, fresh):
+def open_run(plot, restore, fresh, length=None):
   """(RunDirectory, solver): `restore(checkpoint_path)` when resuming, else
-  `fresh()`; `plot(curve_csv, png)` draws the curve. The run stops at the
+  `fresh()`; `plot(curve_csv, png)` draws the curve. `length` names the flag
+  that ends the run (`episodes`, `iterations`): a run resumed at or past it
+  (the same command again) ends the binary, saying so. The run stops at the
   next step on Ctrl-C (`RunDirectory.catch_stop_signals`)."""
   directory = FLAGS.output_dir
   run = open_directory(plot=plot, resume=FLAGS.resume,
@@ -214,6 +216,8 @@ def open_run(plot, restore, fresh):
         sys.exit(f"error: {error}.\nPass --noresume to start a fresh run in "
                  f"{directory} (replacing that checkpoint), or choose "
                  "another --output_dir.")
+      if length is not None:
+        _end_if_finished(run, length)
       print(f"resumed from {run.checkpoint}")
     else:
       if run.found_checkpoint:
@@ -229,3 +233,16 @@ def open_run(plot, restore, fresh):
     sys.exit(f"error: {error}")
   run.catch_stop_signals()
   return run, solver
+
+
+def _end_if_finished(run, length):
+  """Ends the binary (status 0) with one line where the checkpoint restored
+  is at or past --`length`: training nothing, it would only redraw the
+  curve. A checkpoint older than `RunDirectory` stores no step: it goes on."""
+  limit = FLAGS[length].value
+  step = checkpoints.read_progress(run.checkpoint).get("step")
+  if limit is not None and step is not None and step >= limit:
+    print(f"run already finished at {step:,} {length} (--{length}={limit:,}): "
+          f"{run.summary()}; raise --{length} to continue or pass "
+          "--noresume to start over")
+    sys.exit(0)

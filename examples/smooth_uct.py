@@ -149,7 +149,9 @@ def main(argv):
                                         threads=FLAGS.threads, **overrides,
                                         **table),
       lambda: search_class(game, config, FLAGS.seed, threads=FLAGS.threads,
-                           **overrides, **table))
+                           **overrides, **table),
+      # A finished run still writes --greedy_profile (see the end of main).
+      length=None if FLAGS.greedy_profile else "episodes")
   # The training clock (evaluations excluded) continues from the checkpoint.
   training = run.open_curve(search.episodes).get("training_seconds", 0.0)
   print(f"{game} at {search.episodes} episodes, {training:.1f} s training: "

@@ -57,7 +57,7 @@ def main(argv):
   # The curve's clock starts before compiling: compile time is part of XFP's.
   run, solver = run_flags.open_run(
       plot, lambda path: xfp.XFPSolver.restore(game, path, config),
-      lambda: xfp.XFPSolver(game, config))
+      lambda: xfp.XFPSolver(game, config), length="iterations")
   run.open_curve(solver.iterations)
   print(f"{game} at iteration {solver.iterations}, {run.seconds:.2f} s: "
         f"{[len(k) for k in solver.form.keys]} information states")

@@ -299,6 +299,27 @@ def test_a_usage_error_is_one_line(tmp_path, script, flags, error):
   assert stderr.splitlines() == [f"error: {error} (try --help)"]
 
 
+@pytest.mark.parametrize("script", ["xfp.py", "evaluate_cfr.py"])
+def test_a_finished_run_run_again_says_so(tmp_path, script):
+  """The same command after the run reached --iterations silently redrew
+  the curve and printed it again."""
+  command = ["--game=kuhn_poker", "--iterations=20", "--eval_every=10",
+             "--checkpoint_every=10", f"--output_dir={tmp_path}"]
+  _run(script, *command)
+  files = {name: (tmp_path / name).read_bytes()
+           for name in ("curve.csv", "curve.png", "checkpoint.npz")}
+  out = _run(script, *command)
+  assert out.splitlines() == [
+      "run already finished at 20 iterations (--iterations=20): "
+      f"curve: {tmp_path}/curve.csv, {tmp_path}/curve.png; checkpoint: "
+      f"{tmp_path}/checkpoint.npz (0.0 MB); raise --iterations to continue "
+      "or pass --noresume to start over"]
+  assert files == {name: (tmp_path / name).read_bytes() for name in files}
+  _run(script, *command[:1], "--iterations=30", *command[2:])
+  assert [row["step"] for row in np.genfromtxt(
+      tmp_path / "curve.csv", delimiter=",", names=True)][-1] == 30
+
+
 @pytest.mark.parametrize("script", ["xfp.py", "nfsp.py"])
 def test_an_output_dir_that_cannot_be_a_folder_is_one_line(tmp_path, script):
   (tmp_path / "a_file").write_text("")
