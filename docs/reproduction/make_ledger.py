@@ -519,10 +519,11 @@ def _links(item):
            for p in item.get("png", [])]
   targets = {}  # a file, or the folder above a glob's wildcards
   for spec in item.get("measures", {}).values():
-    target = spec["csv"]
-    while any(c in target for c in "*?["):
-      target = os.path.dirname(target)
-    targets[target] = "csv" if target == spec["csv"] else "csvs"
+    for pattern in spec.get("shared", [spec.get("csv")]):
+      target = pattern
+      while any(c in target for c in "*?["):
+        target = os.path.dirname(target)
+      targets[target] = "csv" if target == pattern else "csvs"
   for target, name in sorted(targets.items()):
     links.append(f"[{name}]({os.path.relpath(os.path.join(ROOT, target), os.path.dirname(PAGE))})")
   if item.get("script"):
