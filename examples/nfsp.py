@@ -77,7 +77,11 @@ flags.DEFINE_list("eval_policies", None,
 flags.DEFINE_bool("diagnostics", True, "Where exploitability is computable, "
                   "also log each player's best-response gap (exact best "
                   "response minus greedy Q against the other's average) and "
-                  "the exploitability of M_SL's action counts.")
+                  "the exploitability of M_SL's action counts; in Limit "
+                  "Hold'em `nfsp.lhe_diagnostics` (action frequencies, "
+                  "the best response's edge, results against always-call "
+                  "and always-raise, Q's scale, weight norms), from "
+                  "--eval_deals deals.")
 run_flags.define_count("eval_deals", 2000, "Duplicate deals per match where "
                      "exploitability is out of reach (LHE).")
 flags.DEFINE_integer("lbr_hands", 1000, "Hands of the local best response "
@@ -213,6 +217,7 @@ def evaluate(game, agents, diagnostics, seed):
   `diagnostics(average_tabular)`: `nfsp.diagnostics` where the agents'
   memories are (this process, or the learner of --actors)."""
   from nfsp_spiel import nfsp  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.nfsp import lhe_diagnostics  # pylint: disable=g-import-not-at-top
   metrics = {}
   for kind in _policies(agents[0].config):
     name = _column(game, kind)
@@ -236,6 +241,9 @@ def evaluate(game, agents, diagnostics, seed):
     if _metric(game) == LHE_METRIC and kind == "average" and FLAGS.lbr_hands:
       metrics["lbr_mbb_per_hand"] = evaluation.local_best_response(
           game, learned, FLAGS.lbr_hands, seed=seed).mbb_per_hand
+    if _metric(game) == LHE_METRIC and kind == "average" and FLAGS.diagnostics:
+      metrics.update(lhe_diagnostics.lhe_diagnostics(
+          game, agents, FLAGS.eval_deals, seed=seed))
   return metrics
 
 

@@ -184,13 +184,38 @@ def checked(probs, decisions, side):
 def play(first, second, num_deals, seed=0):
   """`first`'s returns per deal against `second` (both `BatchedPolicy`s),
   each deal played in both seatings: (num_deals,) mean chips per game."""
-  tree = betting_tree()
-  child_by_action = _child_by_action(tree)
-  cards = deal_cards(num_deals, seed)
   deal = np.repeat(np.arange(num_deals), 2)  # game g plays deal g // 2,
   first_seat = np.tile([0, 1], num_deals)  # with `first` in seat g % 2
+  # Game g's player p is policy sides[g, p] of (first, second).
+  sides = np.stack([first_seat, 1 - first_seat], axis=1)
+  player0 = play_games({"first": first, "second": second}, sides,
+                       deal_cards(num_deals, seed), deal, first_seat, seed)
+  return np.where(first_seat == 0, player0, -player0).reshape(
+      num_deals, 2).mean(axis=1)
+
+
+def play_profile(seats, num_deals, seed=0, stream=0):
+  """Player 0's chips on each of `num_deals` deals (one game each) where
+  player p plays `seats[p]`; the deals and decision uniforms are `play`'s
+  for the seating `stream` (0 or 1), so two profiles played with the same
+  `seed` and `stream` share every card and every uniform (common random
+  numbers: their difference is far less noisy than either)."""
+  return play_games({f"seats[{p}]": seat for p, seat in enumerate(seats)},
+                    np.tile(np.arange(len(seats)), (num_deals, 1)),
+                    deal_cards(num_deals, seed), np.arange(num_deals),
+                    np.full(num_deals, stream), seed)
+
+
+def play_games(policies, sides, cards, deal, stream, seed):
+  """Player 0's chips in each game g, played on the cards of deal
+  `deal[g]` with player p the `sides[g, p]`-th of the `policies` (name ->
+  `BatchedPolicy`, the name for error messages), and its k-th
+  decision taking the k-th uniform of
+  `np.random.default_rng([seed, 2, deal[g], stream[g]])`."""
+  tree = betting_tree()
+  child_by_action = _child_by_action(tree)
   uniforms = np.array([np.random.default_rng([seed, 2, d, s]).random(
-      tree.max_depth) for d, s in zip(deal, first_seat)]).reshape(
+      tree.max_depth) for d, s in zip(deal, stream)]).reshape(
           len(deal), tree.max_depth)
   node = np.zeros(len(deal), np.int64)
   step = np.zeros(len(deal), np.int64)
@@ -204,13 +229,13 @@ def play(first, second, num_deals, seed=0):
         np.take_along_axis(cards[deal[active]], holes, axis=1),
         cards[deal[active], 4:], child_by_action[at] >= 0)
     probs = np.empty((len(active), NUM_ACTIONS))
-    firsts = player == first_seat[active]
-    for side, policy, rows in (("first", first, firsts),
-                               ("second", second, ~firsts)):
+    side = sides[active, player]
+    for index, (name, policy) in enumerate(policies.items()):
+      rows = side == index
       if rows.any():
         subset = decisions.rows(rows)
         probs[rows] = checked(policy.batch_action_probabilities(subset),
-                               subset, side)
+                              subset, name)
     action = sample(probs, uniforms[active, step[active]])
     node[active] = child_by_action[at, action]
     step[active] += 1
@@ -219,9 +244,7 @@ def play(first, second, num_deals, seed=0):
   folded = np.where(loser == 1, tree.contributions[node, 1],
                     -tree.contributions[node, 0])
   showdown = tree.contributions[node, 0] * _showdown_signs(cards)[deal]
-  player0 = np.where(loser >= 0, folded, showdown)
-  return np.where(first_seat == 0, player0, -player0).reshape(
-      num_deals, 2).mean(axis=1)
+  return np.where(loser >= 0, folded, showdown)
 
 
 def fixed_probabilities(decisions, action):
