@@ -370,19 +370,45 @@ def test_checkpoint_due_after_its_wall_clock_interval(tmp_path):
   assert not run.checkpoint_due()  # the interval counts from the last save
 
 
-def test_the_first_stop_signal_requests_a_stop_the_second_interrupts(
-    tmp_path):
-  run = run_directory.RunDirectory(tmp_path)
-  previous = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
-  try:
-    run.catch_stop_signals()
-    os.kill(os.getpid(), signal.SIGTERM)
-    assert run.stop_requested
-    with pytest.raises(KeyboardInterrupt):
-      os.kill(os.getpid(), signal.SIGINT)
-  finally:
-    signal.signal(signal.SIGINT, previous[0])
-    signal.signal(signal.SIGTERM, previous[1])
+# A run checkpointed at step 1, then in a long step (a minute of sleep).
+_IN_A_LONG_STEP = """
+import sys, time
+from nfsp_spiel.core import checkpoints
+from nfsp_spiel.run import run_directory
+run = run_directory.RunDirectory(sys.argv[1])
+run.open_curve(0)
+run.log(1, exploitability=0.5)
+run.save(lambda path, progress: checkpoints.write(path, {}, {}, progress), 1)
+run.catch_stop_signals()
+print("in the long step", flush=True)
+time.sleep(60)
+"""
+
+
+@pytest.mark.parametrize("second", [signal.SIGINT, signal.SIGTERM])
+def test_the_first_stop_signal_requests_a_stop_the_second_ends_at_once(
+    tmp_path, second):
+  """A second Ctrl-C raised KeyboardInterrupt: a 30-line traceback."""
+  process = subprocess.Popen([sys.executable, "-c", _IN_A_LONG_STEP,
+                              str(tmp_path)], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+  assert process.stdout.readline() == "in the long step\n"
+  process.send_signal(signal.SIGINT)
+  time.sleep(0.5)  # the first handler has run (the step goes on)
+  assert process.poll() is None
+  start = time.perf_counter()
+  process.send_signal(second)
+  _, err = process.communicate(timeout=30)
+  assert time.perf_counter() - start < 2
+  assert process.returncode == 128 + second
+  kept = "the checkpoint at step 1 is kept, what came after it is lost"
+  assert err.strip().splitlines() == [
+      f"SIGINT: stopping after the current step with a checkpoint in "
+      f"{tmp_path} (the same command resumes it); signal again to stop at "
+      f"once: {kept}", "",
+      f"{signal.Signals(second).name} again: stopped at once; {kept}"]
+  assert checkpoints.read_progress(str(tmp_path / "checkpoint.npz"))[
+      "step"] == 1
 
 
 def test_tensorboard_is_rebuilt_from_the_curve(tmp_path):

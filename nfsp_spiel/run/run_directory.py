@@ -20,16 +20,16 @@ temporary checkpoint left by a crash in the middle of a save is removed.
 
 Stopping: `catch_stop_signals` turns the first SIGINT (Ctrl-C) or SIGTERM
 into `stop_requested`, which each binary's loop reads as "log a row and
-checkpoint at the step just completed, then end"; a second signal stops at
-once (the last checkpoint stays intact). `checkpoint_due` adds a checkpoint
-every `checkpoint_seconds` of wall clock at the next logged row, so a long
-interval between step-count checkpoints never risks more than that.
+checkpoint at the step just completed, then end"; a second signal ends the
+process at once, without a traceback (status 130 for Ctrl-C; the last
+checkpoint stays intact). `checkpoint_due` adds a checkpoint every
+`checkpoint_seconds` of wall clock at the next logged row, so a long interval
+between step-count checkpoints never risks more than that.
 """
 
 import os
 import shutil
 import signal
-import sys
 import threading
 import time
 
@@ -37,6 +37,8 @@ from nfsp_spiel.core import checkpoints
 from nfsp_spiel.run import curves
 
 CHECKPOINT_NAME = "checkpoint.npz"
+_STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+_WAKEUP_FDS = set()  # the write ends `catch_stop_signals` made
 PLOT_NAME = "curve.png"
 
 
@@ -105,6 +107,7 @@ class RunDirectory:
     self._logger = curves.LearningCurveLogger(self.directory,
                                               self._tensorboard, seconds)
     if self.resuming:
+      self._saved_step = step
       self.plot()
     return clocks
 
@@ -154,22 +157,52 @@ class RunDirectory:
   def catch_stop_signals(self):
     """From now on the first SIGINT or SIGTERM sets `stop_requested` (the
     binary finishes its step, logs, checkpoints and ends); a second one
-    raises KeyboardInterrupt. Only the main thread can catch signals: from
-    another, nothing changes."""
+    ends the process at once with status 128 + the signal's number (130 for
+    Ctrl-C). Only the main thread can catch signals: from another, nothing
+    changes.
+
+    A thread counts the signals as they come: Python runs a handler only
+    when the main thread is between two bytecodes, so two signals that come
+    during one long call into C (a TensorFlow op) would reach it as one."""
     if threading.current_thread() is not threading.main_thread():
       return
-    for number in (signal.SIGINT, signal.SIGTERM):
-      signal.signal(number, self._on_stop_signal)
+    read, write = os.pipe()
+    os.set_blocking(write, False)  # the signal's C handler must not block
+    previous = signal.set_wakeup_fd(write, warn_on_full_buffer=False)
+    if previous in _WAKEUP_FDS:  # an earlier run's: its thread ends
+      os.close(previous)
+    _WAKEUP_FDS.add(write)
+    for number in _STOP_SIGNALS:
+      # A Python handler makes the C handler write the signal's number to
+      # `write`; the thread acts on it.
+      signal.signal(number, lambda number, frame: None)
+    threading.Thread(target=self._watch_stop_signals, args=(read,),
+                     name="stop signals", daemon=True).start()
 
-  def _on_stop_signal(self, number, frame):
-    del frame
+  def _watch_stop_signals(self, read):
+    with os.fdopen(read, "rb", buffering=0) as signals:
+      for number in iter(lambda: signals.read(1), b""):
+        if number[0] in _STOP_SIGNALS:  # others write to it too
+          self._on_stop_signal(number[0])
+
+  def _on_stop_signal(self, number):
+    name = signal.Signals(number).name
     if self.stop_requested:
-      raise KeyboardInterrupt
+      _say(f"\n{name} again: stopped at once; {self._kept()}")
+      # No unwinding: the checkpoint is renamed over the last one only once
+      # written (`checkpoints.write`), so it is whole whatever this cuts.
+      os._exit(128 + number)  # pylint: disable=protected-access
     self.stop_requested = True
-    print(f"\n{signal.Signals(number).name}: stopping after the current step "
-          f"with a checkpoint in {self.directory} (the same command resumes "
-          "it); signal again to stop at once, losing what came after the "
-          "last checkpoint", file=sys.stderr, flush=True)
+    _say(f"\n{name}: stopping after the current step with a checkpoint in "
+         f"{self.directory} (the same command resumes it); signal again to "
+         f"stop at once: {self._kept()}")
+
+  def _kept(self):
+    """What a stop at once keeps, in words."""
+    if self._saved_step is None:
+      return "no checkpoint of this run yet, nothing is kept"
+    return (f"the checkpoint at step {self._saved_step:,} is kept, what came "
+            "after it is lost")
 
   def plot(self):
     """Redraws the PNG from the curve (if it has a row); returns its path."""
@@ -187,6 +220,13 @@ class RunDirectory:
       size = os.path.getsize(self.checkpoint) / 2**20
       text += f"; checkpoint: {self.checkpoint} ({size:,.1f} MB)"
     return text
+
+
+def _say(line):
+  """Writes `line` to stderr from a signal handler: unbuffered, as the run
+  may be interrupted in the middle of writing to sys.stderr itself (a
+  progress bar), where a second buffered write raises RuntimeError."""
+  os.write(2, (line + "\n").encode())
 
 
 def _remove(path):
