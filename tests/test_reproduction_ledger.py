@@ -106,6 +106,18 @@ def test_a_rules_fingerprint_ignores_wording_not_conditions_or_measures():
     assert make_ledger.rule_fingerprint(changed) != before
 
 
+def test_a_rules_fingerprint_reads_named_constants_as_their_values():
+  item = {"id": "x", "measures": {"e": {"csv": "c", "column": "e"}},
+          "verdicts": [{"verdict": "reproduced", "when": ["e < 0.017*2"]}]}
+  before = make_ledger.rule_fingerprint(item)
+  named = copy.deepcopy(item)
+  named["rule"] = {"twice": 2}
+  named["verdicts"][0]["when"] = ["e < 0.017 * rule.twice"]
+  assert make_ledger.rule_fingerprint(named) == before
+  named["rule"]["twice"] = 3
+  assert make_ledger.rule_fingerprint(named) != before
+
+
 def test_without_git_history_the_page_says_so(tmp_path, monkeypatch):
   monkeypatch.setattr(make_ledger, "ROOT", str(tmp_path))
   assert make_ledger.provenance() is None

@@ -366,31 +366,65 @@ def judge(item):
                     "that has no `when`")
 
 
+class _Inline(ast.NodeTransformer):
+  """Writes an expression's named constants as their values and every number
+  as a float, so a condition's meaning, not its spelling, is what counts."""
+
+  def __init__(self, item):
+    self.item = item
+
+  def visit_Attribute(self, node):
+    if isinstance(node.value, ast.Name) and node.value.id in CONSTANTS:
+      return self.visit(ast.Constant(
+          self.item.get(node.value.id, {}).get(node.attr)))
+    return self.generic_visit(node)
+
+  def visit_Constant(self, node):
+    number = isinstance(node.value, (int, float)) and not isinstance(
+        node.value, bool)
+    return ast.Constant(float(node.value)) if number else node
+
+
+def _meaning(expression, item):
+  """`expression` with its constants inlined, in one spelling; unreadable
+  text as it is (judge() reports it; an old version's error is history)."""
+  try:
+    tree = ast.parse(expression, mode="eval")
+  except SyntaxError:
+    return expression
+  return ast.unparse(_Inline(item).visit(tree))
+
+
 def rule_fingerprint(item):
   """What decides the item's verdict besides the data: its rules' verdicts and
   conditions, the measures those read (and the measures their steps name),
-  and the constants they name. Not the reasons' or `ours`' wording, so
-  rewording a reason is not a change of the rule."""
+  and the values of the constants they name. Not the reasons' or `ours`'
+  wording, so rewording a reason is not a change of the rule, and not the
+  spelling of a condition: naming a threshold `rule.x` that was written as its
+  value is not one either."""
   specs = item.get("measures", {})
-  rules = [[r.get("verdict"), r.get("when", [])]
+  rules = [[r.get("verdict"), [_meaning(c, item) for c in r.get("when", [])]]
            for r in item.get("verdicts", [])]
   pending = [c for _, when in rules for c in when]
-  names, constants = set(), {}
+  names = set()
   while pending:
     try:
       tree = ast.parse(pending.pop(), mode="eval")
     except SyntaxError:
-      continue  # judge() reports it; an old version's error is history
+      continue
     for node in ast.walk(tree):
-      if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-        table = item.get(node.value.id, {})
-        constants[f"{node.value.id}.{node.attr}"] = table.get(node.attr)
-      elif (isinstance(node, ast.Name) and node.id in specs
-            and node.id not in names):
+      if (isinstance(node, ast.Name) and node.id in specs
+          and node.id not in names):
         names.add(node.id)
-        pending += _steps(specs[node.id]).values()
-  return json.dumps([rules, {n: specs[n] for n in names}, constants],
-                    sort_keys=True)
+        pending += [_meaning(step, item)
+                    for step in _steps(specs[node.id]).values()]
+  measures = {}
+  for name in names:
+    spec = dict(specs[name])
+    for key, step in _steps(spec).items():
+      spec[key] = "x:" + _meaning(step, item)
+    measures[name] = spec
+  return json.dumps([rules, measures], sort_keys=True)
 
 
 Change = collections.namedtuple("Change", "order label")
