@@ -313,7 +313,7 @@ PROSE_NUMBERS = {
     "nfsp_arm-table2", "thesis-fig3.2", "thesis-fig3.4", "thesis-fig3.5",
     "thesis-fig4.3", "thesis-fig4.4", "thesis-fig4.7", "thesis-fig5.1",
     "thesis-fig5.2", "thesis-fig5.3", "thesis-fig5.4", "thesis-fig6.7",
-    "thesis-fig6.8", "thesis-table3.2", "thesis-table3.3"}
+    "thesis-fig6.8", "thesis-table3.2"}
 
 
 def test_numbers_in_reasons_come_from_measures_or_named_tables():
