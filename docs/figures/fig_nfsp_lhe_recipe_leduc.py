@@ -1,0 +1,144 @@
+"""The Limit Hold'em recipe where the answer is exact: `NFSPConfig.lhe()`'s
+learning settings on Leduc, whose exploitability is computable.
+
+Limit Hold'em has no exact best response, so whether the paper's sec. 4.3
+settings (four ReLU layers 1024-512-1024-512, plain SGD at 0.1 and 0.01,
+batches of 256 every 256 game steps, target refits every 1000 updates,
+exploration from 0.08, a 600k M_RL and an exponential-reservoir M_SL) learn
+at all is checked on Leduc instead, three seeds, beside the Leduc defaults'
+three seeds at the same episode counts (`data/nfsp_fig1_seeds/hidden_64`).
+The reward scale follows the preset's rule, rewards in units of the game's
+largest pot (Leduc's 1/26, LHE's 1/480); two single-seed runs change only
+the scale: 1 (the thesis' "monetary payoffs ... to rewards" 1:1, sec. 6.5)
+and 1/480 (LHE's value taken literally, 18x below the rule on Leduc).
+
+  python examples/nfsp.py --game nfsp_leduc --preset lhe \\
+      --reward_scale 0.0385 --seeds 0,2,4 --episodes 1000000 \\
+      --eval_every 25000 --checkpoint_every 100000 \\
+      --output_dir runs/lhe_recipe_leduc/rule
+  python examples/nfsp.py --game nfsp_leduc --preset lhe --seeds 0 \\
+      --sweep reward_scale=1,0.00208333 --episodes 1000000 \\
+      --eval_every 25000 --checkpoint_every 100000 \\
+      --output_dir runs/lhe_recipe_leduc/scales
+  python docs/figures/fig_nfsp_lhe_recipe_leduc.py   # copies, draws
+
+Each command resumes its run; this script copies each run's curve to
+`data/nfsp_lhe_recipe_leduc/<run>/curve.csv` when it goes further than the
+committed one and draws `fig_nfsp_lhe_recipe_leduc.png`: exploitability
+(top) and each player's best-response gap, the exact best response's value
+minus the greedy Q policy's against the other's average (bottom: what the
+DQN part leaves on the table).
+"""
+
+import argparse
+import os
+import shutil
+
+import figure_runs
+import nfsp_runs
+
+RUNS = ("rule", "scales")
+DEFAULTS = os.path.join(figure_runs.HERE, "data", "nfsp_fig1_seeds",
+                        "hidden_64", "curve.csv")
+# Population column groups (`--sweep`'s names) -> legend labels.
+SCALES = {"reward_scale=1": "LHE recipe, rewards in chips (scale 1), seed 0",
+          "reward_scale=0.00208333":
+              "LHE recipe, rewards / 480 (LHE's value), seed 0"}
+
+
+def copy_further(run_dir, data_dir, evaluation):
+  """Copies the run's curve over the committed one if it goes further."""
+  source = os.path.join(run_dir, "curve.csv")
+  target = os.path.join(data_dir, "curve.csv")
+  if not os.path.exists(source):
+    return
+  last = lambda path: max((row["step"] for row in evaluation.read_curve(path)),
+                          default=-1)
+  if not os.path.exists(target) or last(source) > last(target):
+    os.makedirs(data_dir, exist_ok=True)
+    shutil.copyfile(source, target)
+
+
+def _band(axes, rows, prefix, label, colour):
+  """A population group's mean with its +-1 s.e. band."""
+  points = [(r["step"], r[f"{prefix}/mean"], r[f"{prefix}/low"],
+             r[f"{prefix}/high"]) for r in rows if f"{prefix}/mean" in r]
+  if not points:
+    return
+  x, mean, low, high = zip(*points)
+  axes.plot(x, mean, color=colour, label=label, linewidth=1.8)
+  axes.fill_between(x, low, high, color=colour, alpha=0.2, linewidth=0)
+
+
+def _seeds(axes, rows, column, seeds, colour):
+  for seed in seeds:
+    points = [(r["step"], r[f"{column}/seed{seed}"]) for r in rows
+              if f"{column}/seed{seed}" in r]
+    if points:
+      axes.plot(*zip(*points), color=colour, linewidth=0.6, alpha=0.6)
+
+
+def main():
+  parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+  parser.add_argument("--runs", default=os.path.join(
+      nfsp_runs.ROOT, "runs", "lhe_recipe_leduc"))
+  args = parser.parse_args()
+  import matplotlib  # pylint: disable=g-import-not-at-top
+  matplotlib.use("Agg")
+  import matplotlib.pyplot as plt  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.run import curves  # pylint: disable=g-import-not-at-top
+  data = os.path.join(figure_runs.HERE, "data", "nfsp_lhe_recipe_leduc")
+  for run in RUNS:
+    copy_further(os.path.join(args.runs, run), os.path.join(data, run),
+                 curves)
+  rule = curves.read_curve(os.path.join(data, "rule", "curve.csv"))
+  scales = curves.read_curve(os.path.join(data, "scales", "curve.csv"))
+  last = max(row["step"] for row in rule)
+  defaults = [row for row in curves.read_curve(DEFAULTS)
+              if row["step"] <= 1.05 * last]
+  figure, (top, bottom) = plt.subplots(2, 1, figsize=(7.2, 7.4), sharex=True)
+  colours = {"rule": "tab:blue", "defaults": "tab:grey",
+             "reward_scale=1": "tab:red",
+             "reward_scale=0.00208333": "tab:green"}
+  _band(top, defaults, "exploitability",
+        "Leduc defaults ([64], sec. 4.1), 3 seeds", colours["defaults"])
+  _band(top, rule, "exploitability",
+        "LHE recipe (sec. 4.3), rewards / 26 (the rule), 3 seeds",
+        colours["rule"])
+  _seeds(top, rule, "exploitability", (0, 2, 4), colours["rule"])
+  for group, label in SCALES.items():
+    column = f"exploitability/{group},seed0"
+    points = [(r["step"], r[column]) for r in scales if column in r]
+    if points:
+      top.plot(*zip(*points), color=colours[group], label=label,
+               linewidth=1.2)
+  top.set_ylabel("exploitability (chips per hand,\nmean over the players)")
+  top.set_yscale("log")
+  top.legend(fontsize=7)
+  top.grid(True, alpha=0.3, which="both")
+  for player, style in ((0, "-"), (1, "--")):
+    for rows, group, colour in (
+        (rule, "", colours["rule"]),
+        *((scales, f"{g},", colours[g]) for g in SCALES)):
+      seeds = (0, 2, 4) if rows is rule else (0,)
+      columns = [f"br_gap_{player}/{group}seed{s}" for s in seeds]
+      points = [(r["step"], sum(r[c] for c in columns) / len(columns))
+                for r in rows if all(c in r for c in columns)]
+      if points:
+        bottom.plot(*zip(*points), color=colour, linestyle=style,
+                    linewidth=1.0)
+  bottom.plot([], [], color="black", label="player 0")
+  bottom.plot([], [], color="black", linestyle="--", label="player 1")
+  bottom.set_ylabel("best-response gap (chips per hand;\nmean over seeds)")
+  bottom.set_xlabel("episodes")
+  bottom.legend(fontsize=7)
+  bottom.grid(True, alpha=0.3)
+  top.set_title("NFSPConfig.lhe()'s learning settings on Leduc",
+                fontsize=10)
+  path = os.path.join(figure_runs.HERE, "fig_nfsp_lhe_recipe_leduc.png")
+  figure.savefig(path, dpi=120, bbox_inches="tight")
+  print(f"wrote {path}: the recipe's three seeds to {last:,.0f} episodes")
+
+
+if __name__ == "__main__":
+  main()
