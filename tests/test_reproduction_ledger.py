@@ -303,28 +303,17 @@ def _digits_outside_fields(text):
   return re.findall(r"\S*\d\S*", re.sub(r"\{[^{}]*\}", "", text))
 
 
-# Items whose reasons still carry numbers written into the prose, to be moved
-# into measures or their [item.paper] / [item.rule] tables; the list may only
-# shrink (the test fails for an item here that no longer needs to be).
-PROSE_NUMBERS = {
-    "nfsp2016-fig1a",
-    "nfsp2016-fig2a", "nfsp2016-table2b",
-    "nfsp_arm-fig5", "nfsp_arm-fig6", "nfsp_arm-fig7", "nfsp_arm-table1",
-    "nfsp_arm-table2"}
-
-
-def test_numbers_in_reasons_come_from_measures_or_named_tables():
-  # Every rule's reason (a rule not chosen today may be tomorrow) quotes
-  # numbers only through fields: a measure over a committed CSV, {paper.x}
-  # (the paper's own numbers and settings) or {rule.x} (the rules'
-  # constants). A digit written into the prose would not follow the data.
+def test_numbers_in_reasons_and_ours_come_from_measures_or_named_tables():
+  # Every rule's reason (a rule not chosen today may be tomorrow) and the
+  # row's `ours` quote numbers only through fields: a measure over a committed
+  # CSV (an x label too, from the step it reads), {paper.x} (the paper's own
+  # numbers and settings) or {rule.x} (the rules' constants). A digit written
+  # into the prose would not follow the data.
   for item in _ledger_items():
-    digits = [d for rule in item["verdicts"]
-              for d in _digits_outside_fields(rule.get("reason", ""))]
-    if item["id"] in PROSE_NUMBERS:
-      assert digits, f"{item['id']}: clean now; drop it from PROSE_NUMBERS"
-    else:
-      assert not digits, f"{item['id']}: numbers in a reason's prose: {digits}"
+    texts = [item.get("ours", "")] + [rule.get("reason", "")
+                                      for rule in item["verdicts"]]
+    digits = [d for text in texts for d in _digits_outside_fields(text)]
+    assert not digits, f"{item['id']}: numbers in the prose: {digits}"
 
 
 def test_the_prose_number_check_sees_digits_outside_fields_only():
