@@ -8,9 +8,9 @@ import pytest
 
 import nfsp_spiel  # noqa: F401
 from nfsp_spiel.core import checkpoints
+from nfsp_spiel.core import hardware
 from nfsp_spiel.nfsp import agents_for
 from nfsp_spiel.nfsp import ARMConfig
-from nfsp_spiel.nfsp import networks
 from nfsp_spiel.nfsp import NFSPConfig
 from nfsp_spiel.nfsp import population
 from nfsp_spiel.nfsp.selfplay import SelfPlay
@@ -151,7 +151,7 @@ def test_a_population_saved_before_a_field_was_added_resumes(
   for ours, theirs in zip(resumed.members, whole.members):
     _assert_same_run(ours, theirs)
   # bfloat16 is refused on a machine without its units: emulate them
-  monkeypatch.setattr(networks, "bfloat16_units", lambda device=None: True)
+  monkeypatch.setattr(hardware, "bfloat16_units", lambda device=None: True)
   with pytest.raises(checkpoints.CheckpointError,
                      match="member0/precision: 'float32' there, 'bfloat16'"):
     population.Population.restore(leduc, path,

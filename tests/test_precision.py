@@ -8,6 +8,7 @@ import pytest
 
 import nfsp_spiel  # noqa: F401
 from nfsp_spiel import nfsp
+from nfsp_spiel.core import hardware
 from nfsp_spiel.nfsp import networks
 from nfsp_spiel.nfsp import population
 from nfsp_spiel.nfsp import selfplay
@@ -22,7 +23,7 @@ TINY = nfsp.NFSPConfig(best_response=nfsp.DQNConfig(memory_capacity=2000),
 def units(monkeypatch):
   """Pretends the machine has bfloat16 units (on one without, TensorFlow
   emulates the products: slower, the same numbers)."""
-  monkeypatch.setattr(networks, "bfloat16_units", lambda device=None: True)
+  monkeypatch.setattr(hardware, "bfloat16_units", lambda device=None: True)
 
 
 @pytest.mark.parametrize("learner", ["dqn", "arm"])
@@ -79,7 +80,7 @@ def test_bfloat16_products_round_like_bfloat16():
 
 
 def test_bfloat16_is_refused_where_it_would_be_emulated(monkeypatch):
-  monkeypatch.setattr(networks, "_cpu_flags", lambda: frozenset({"avx2"}))
+  monkeypatch.setattr(hardware, "_cpu_flags", lambda: frozenset({"avx2"}))
   game = pyspiel.load_game("kuhn_poker")
   with pytest.raises(ValueError, match="precision='bfloat16': no bfloat16 "
                      "units on device='/CPU:0'.*use precision='float32'"):
@@ -90,12 +91,12 @@ def test_bfloat16_is_refused_where_it_would_be_emulated(monkeypatch):
 
 
 def test_cpu_flags_decide_without_a_gpu(monkeypatch):
-  monkeypatch.setattr(networks, "_cpu_flags",
+  monkeypatch.setattr(hardware, "_cpu_flags",
                       lambda: frozenset({"avx512f", "avx512_bf16"}))
-  assert networks.bfloat16_units("/CPU:0")
-  assert networks.bfloat16_units("/GPU:0")
-  monkeypatch.setattr(networks, "_cpu_flags", lambda: frozenset({"avx512f"}))
-  assert not networks.bfloat16_units("/CPU:0")
+  assert hardware.bfloat16_units("/CPU:0")
+  assert hardware.bfloat16_units("/GPU:0")
+  monkeypatch.setattr(hardware, "_cpu_flags", lambda: frozenset({"avx512f"}))
+  assert not hardware.bfloat16_units("/CPU:0")
 
 
 def test_bfloat16_populations_learn_within_rounding(units):
@@ -132,12 +133,12 @@ def test_lhe_preset_picks_bfloat16_where_the_units_are(monkeypatch):
   """NFSPConfig.lhe() (issue 30): bfloat16 on a device with the units,
   float32 elsewhere, for the device it is given; an explicit precision wins;
   the small-network presets stay float32."""
-  monkeypatch.setattr(networks, "_cpu_flags",
+  monkeypatch.setattr(hardware, "_cpu_flags",
                       lambda: frozenset({"avx512f", "amx_bf16"}))
   assert nfsp.NFSPConfig.lhe(device="/CPU:0").precision == "bfloat16"
   assert nfsp.NFSPConfig.lhe(device="/CPU:0",
                              precision="float32").precision == "float32"
   assert nfsp.NFSPConfig.leduc().precision == "float32"
-  monkeypatch.setattr(networks, "_cpu_flags", lambda: frozenset({"avx512f"}))
+  monkeypatch.setattr(hardware, "_cpu_flags", lambda: frozenset({"avx512f"}))
   assert nfsp.NFSPConfig.lhe(device="/CPU:0").precision == "float32"
   assert nfsp.NFSPConfig.lhe(device="/GPU:0").precision == "bfloat16"

@@ -28,6 +28,8 @@ import dataclasses
 import importlib
 import json
 
+from nfsp_spiel.core import hardware
+
 SL_MEMORIES = ("reservoir", "exponential_reservoir", "sliding_window")
 EPSILON_SCHEDULES = ("polynomial", "inverse_sqrt", "linear", "exponential")
 INITIALISATIONS = ("torch", "glorot")  # nfsp_spiel.nfsp.networks' weights
@@ -345,18 +347,15 @@ class NFSPConfig:
     M_SL stores states as bits: in bytes, its 30m records would take 8.7 GB.
 
     `precision`: "bfloat16" where the machine has bfloat16 units for
-    `device` (`networks.bfloat16_units`: a GPU, or a CPU with avx512_bf16 or
-    amx_bf16), else "float32"; the choice is written into the config, so a
-    checkpoint records it and a resume elsewhere is refused, not silently
-    switched. Three seeds per precision to 60k episodes on an AMX CPU, and
+    `device` (`core.hardware.bfloat16_units`: a GPU, or a CPU with
+    avx512_bf16 or amx_bf16), else "float32"; the choice is written into the
+    config, so a checkpoint records it and a resume elsewhere is refused,
+    not silently switched. Three seeds per precision to 60k episodes on an AMX CPU, and
     to 100k on an avx512_bf16 EPYC, gave overlapping curves at every
     evaluation (docs/figures/fig_nfsp_precision_lhe.png; BUILD_NOTES "Mixed
     precision")."""
     if "precision" not in changes:
-      # TensorFlow is imported here, when a preset is asked for, not when
-      # this module is (binaries parse their flags first).
-      from nfsp_spiel.nfsp import networks  # pylint: disable=g-import-not-at-top
-      changes["precision"] = ("bfloat16" if networks.bfloat16_units(
+      changes["precision"] = ("bfloat16" if hardware.bfloat16_units(
           changes.get("device")) else "float32")
     return cls().replace(**{**dict(
         hidden_layers=(1024, 512, 1024, 512), rl_memory_capacity=600_000,

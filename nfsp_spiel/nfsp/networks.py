@@ -9,16 +9,12 @@ product per layer either way.
 """
 
 import collections
-import functools
-import pathlib
 
 import numpy as np
 
+from nfsp_spiel.core import hardware
 from nfsp_spiel.core.quiet_tensorflow import tf
 from nfsp_spiel.nfsp.config import INITIALISATIONS
-
-_BFLOAT16_CPU_FLAGS = ("avx512_bf16", "amx_bf16")
-
 
 def initial_layer(fan_in, fan_out, init, rng):
   """One layer's starting (weights, bias) as float32 arrays.
@@ -95,36 +91,13 @@ def _product(inputs, weights, precision):
                            tf.cast(weights, tf.bfloat16)), tf.float32)
 
 
-@functools.lru_cache(maxsize=None)
-def _cpu_flags():
-  cpuinfo = pathlib.Path("/proc/cpuinfo")
-  if not cpuinfo.exists():
-    return frozenset()
-  for line in cpuinfo.read_text().splitlines():
-    if line.startswith("flags"):
-      return frozenset(line.split(":", 1)[1].split())
-  return frozenset()
-
-
-def bfloat16_units(device=None):
-  """Whether `device` (a TensorFlow device string; None: where TensorFlow
-  would place the networks) computes bfloat16 products in hardware: a GPU,
-  or a CPU with avx512_bf16 or amx_bf16 (elsewhere they are emulated,
-  slower than float32)."""
-  if device is None:
-    if tf.config.list_physical_devices("GPU"):
-      return True
-  elif "GPU" in device.upper():
-    return True
-  return any(flag in _cpu_flags() for flag in _BFLOAT16_CPU_FLAGS)
-
-
 def check_precision(precision, device=None):
   """Raises ValueError where `precision="bfloat16"` would be emulated."""
-  if precision == "bfloat16" and not bfloat16_units(device):
+  if precision == "bfloat16" and not hardware.bfloat16_units(device):
+    lacks = " and ".join(hardware.BFLOAT16_CPU_FLAGS)
     raise ValueError(
         f"precision='bfloat16': no bfloat16 units on device={device!r} (no "
-        f"GPU, and the CPU lacks {' and '.join(_BFLOAT16_CPU_FLAGS)}); "
+        f"GPU, and the CPU lacks {lacks}); "
         "emulated products would be slower than float32: use "
         "precision='float32'")
 
