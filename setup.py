@@ -43,7 +43,7 @@ setuptools.setup(
         "test": ["pytest>=8", "pytest-xdist>=3.5", "eval7>=0.1.11"],
         # The t-SNE map of NFSP's Limit Hold'em network (docs/figures).
         "figures": ["scikit-learn>=1.4"],
-        # nfsp_spiel.distributed: NFSP's actors and learner on Ray.
+        # nfsp_spiel.nfsp.distributed: NFSP's actors and learner on Ray.
         "distributed": ["ray>=2.50"],
         # The documentation site (mkdocs.yml; tests/test_docs.py builds it).
         "docs": ["mkdocs>=1.6"],

@@ -35,8 +35,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
 # Runs inside a workload's process, before anything of the package: import
-# `nfsp_spiel` from TREE alone.
-_BOOTSTRAP = """
+# `nfsp_spiel` from TREE alone, its modules under their layered names also
+# where TREE predates the layers (tests/data/old_names.py).
+_BOOTSTRAP = f"""
 import os, sys
 tree = os.environ["AGAINST_COMMIT_TREE"]
 sys.meta_path[:] = [f for f in sys.meta_path
@@ -45,6 +46,9 @@ sys.path.insert(0, tree)
 import nfsp_spiel
 assert nfsp_spiel.__file__.startswith(tree), nfsp_spiel.__file__
 assert nfsp_spiel.games.__file__.startswith(tree), nfsp_spiel.games.__file__
+sys.path.insert(0, {os.path.join(ROOT, "tests", "data")!r})
+import old_names
+old_names.alias_layered_names()
 """
 
 
@@ -66,7 +70,8 @@ def _median_window(function, work, windows=5):
 
 def nfsp_leduc_batched():
   import pyspiel  # pylint: disable=g-import-not-at-top
-  from nfsp_spiel import nfsp, selfplay  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel import nfsp  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.nfsp import selfplay  # pylint: disable=g-import-not-at-top
   game = pyspiel.load_game("leduc_poker")
   loop = selfplay.SelfPlay(game, nfsp.agents_for(game, nfsp.NFSPConfig.leduc()),
                            num_games=128)
@@ -76,7 +81,8 @@ def nfsp_leduc_batched():
 
 def nfsp_arm_leduc_batched():
   import pyspiel  # pylint: disable=g-import-not-at-top
-  from nfsp_spiel import nfsp, selfplay  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel import nfsp  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.nfsp import selfplay  # pylint: disable=g-import-not-at-top
   game = pyspiel.load_game("leduc_poker")
   loop = selfplay.SelfPlay(game, nfsp.agents_for(
       game, nfsp.NFSPConfig.nfsp_arm()), num_games=128)
@@ -106,7 +112,8 @@ def nfsp_leduc_single_game():
 
 def nfsp_lhe_batched():
   import pyspiel  # pylint: disable=g-import-not-at-top
-  from nfsp_spiel import nfsp, selfplay  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel import nfsp  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.nfsp import selfplay  # pylint: disable=g-import-not-at-top
   game = pyspiel.load_game("nfsp_lhe")
   config = nfsp.NFSPConfig.lhe(rl_memory_capacity=50_000,
                                sl_memory_capacity=200_000)
@@ -141,18 +148,20 @@ def _one_thread(search_class):
 
 def smooth_uct_leduc():
   import pyspiel  # pylint: disable=g-import-not-at-top
+  import old_names  # pylint: disable=g-import-not-at-top
   from nfsp_spiel import smooth_uct  # pylint: disable=g-import-not-at-top
   game = pyspiel.load_game("leduc_poker")
-  search = smooth_uct.SmoothUCT(game, _smooth_uct_preset(smooth_uct, "leduc"),
-                                seed=0, **_one_thread(smooth_uct.SmoothUCT))
+  search = smooth_uct.SmoothUCT(
+      game, old_names.smooth_uct_preset(smooth_uct, "leduc"), seed=0,
+      **_one_thread(smooth_uct.SmoothUCT))
   search.run(1000)
   return _timed(lambda: search.run(2_000_000), 2_000_000)
 
 
 def smooth_uct_lhe():
   import pyspiel  # pylint: disable=g-import-not-at-top
-  from nfsp_spiel import smooth_uct_lhe as lhe  # pylint: disable=g-import-not-at-top
-  from nfsp_spiel import board_buckets  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.smooth_uct import lhe  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.poker import board_buckets  # pylint: disable=g-import-not-at-top
   search = lhe.SmoothUCTLHE(pyspiel.load_game("nfsp_lhe"), seed=0,
                             tables=board_buckets.stand_ins(),
                             **_one_thread(lhe.SmoothUCTLHE))
@@ -170,16 +179,9 @@ def smooth_uct_lhe3():
   return _timed(lambda: search.run(2_000_000), 2_000_000)
 
 
-def _smooth_uct_preset(module, name):
-  """The thesis' preset in either commit's spelling (a classmethod of the
-  config, or a module constant before issue 27)."""
-  preset = getattr(module.SmoothUCTConfig, name, None)
-  return preset() if callable(preset) else getattr(module, name.upper())
-
-
 def xfp_leduc():
   import pyspiel  # pylint: disable=g-import-not-at-top
-  from nfsp_spiel import xfp  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.fictitious_play import xfp  # pylint: disable=g-import-not-at-top
   solver = xfp.XFPSolver(pyspiel.load_game("leduc_poker"))
   solver.iteration()
   return _timed(lambda: [solver.iteration() for _ in range(200)], 200)
@@ -187,7 +189,7 @@ def xfp_leduc():
 
 def fsp_leduc():
   import pyspiel  # pylint: disable=g-import-not-at-top
-  from nfsp_spiel import fsp  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.fictitious_play import fsp  # pylint: disable=g-import-not-at-top
   solver = fsp.FSPSolver(pyspiel.load_game("nfsp_leduc"), seed=0,
                          memory_episodes=2000)
   for _ in range(5):

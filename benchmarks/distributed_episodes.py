@@ -1,4 +1,4 @@
-"""NFSP training speed on Ray (`nfsp_spiel.distributed`) with 1, 2, ...
+"""NFSP training speed on Ray (`nfsp_spiel.nfsp.distributed`) with 1, 2, ...
 actors against the single-process batched driver, side by side in one run,
 with what the distributed path costs per chunk: an actor's seconds playing
 it, the learner's seconds taking it (adding records, the learning calls it
@@ -26,7 +26,7 @@ import pyspiel
 
 import nfsp_spiel  # noqa: F401
 from nfsp_spiel import nfsp
-from nfsp_spiel import selfplay
+from nfsp_spiel.nfsp import selfplay
 from nfsp_spiel.nfsp import distributed
 
 FLAGS = flags.FLAGS

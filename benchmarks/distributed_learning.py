@@ -1,7 +1,7 @@
 """Does NFSP learn the same on Ray as in one process? Exploitability of the
 average policy against training episodes on Leduc (the NFSP paper's
 settings, `NFSPConfig.leduc()`), for the single-process batched driver and
-for `nfsp_spiel.distributed` with `--actors` actors at each `--locksteps`
+for `nfsp_spiel.nfsp.distributed` with `--actors` actors at each `--locksteps`
 chunk size (larger chunks: older acting weights), over `--seeds`. Writes
 every evaluation to `--csv` and prints mean and range per variant
 (`--table_only` reprints that table from an existing `--csv`).
@@ -21,7 +21,7 @@ import pyspiel
 import nfsp_spiel  # noqa: F401
 from nfsp_spiel import evaluation
 from nfsp_spiel import nfsp
-from nfsp_spiel import selfplay
+from nfsp_spiel.nfsp import selfplay
 from nfsp_spiel.nfsp import distributed
 
 FLAGS = flags.FLAGS

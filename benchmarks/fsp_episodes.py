@@ -16,7 +16,7 @@ from absl import flags
 import pyspiel
 
 import nfsp_spiel  # noqa: F401
-from nfsp_spiel import fsp
+from nfsp_spiel.fictitious_play import fsp
 
 FLAGS = flags.FLAGS
 flags.DEFINE_float("seconds", 5.0, "Seconds per measurement.")

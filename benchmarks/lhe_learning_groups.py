@@ -22,7 +22,7 @@ import pyspiel
 
 import nfsp_spiel  # noqa: F401
 from nfsp_spiel import nfsp
-from nfsp_spiel import selfplay
+from nfsp_spiel.nfsp import selfplay
 
 FLAGS = flags.FLAGS
 flags.DEFINE_list("groups", ["1", "8"], "learn_locksteps values.")

@@ -5,7 +5,7 @@ The NFSP paper evaluated each snapshot with 25,000 hands against SmooCT. Rows:
 the NFSP paper's average network (`NFSPConfig.lhe()`, 1024-512-1024-512,
 untrained: the cost does not depend on the weights), the fixed baselines and
 the equity-threshold player, each against the shipped SmooCT-like greedy
-profile (`smooth_uct_lhe.shipped_profile`), with `matches.head_to_head`
+profile (`smooth_uct.lhe.shipped_profile`), with `matches.head_to_head`
 batched (`evaluation.batched_matches`: every deal at once) and one deal at a
 time (OpenSpiel states, one policy call per decision) on `--one_by_one_deals`
 deals, extrapolated. A duplicate deal is two hands.
@@ -22,7 +22,7 @@ import pyspiel
 import nfsp_spiel  # noqa: F401
 from nfsp_spiel import evaluation
 from nfsp_spiel import nfsp
-from nfsp_spiel import smooth_uct_lhe
+from nfsp_spiel.smooth_uct import lhe
 from nfsp_spiel.evaluation import baselines
 
 FLAGS = flags.FLAGS
@@ -44,7 +44,7 @@ def _seconds(game, player, profile, deals, batched):
 def main(argv):
   del argv
   game = pyspiel.load_game("nfsp_lhe")
-  profile = smooth_uct_lhe.shipped_profile(game)
+  profile = lhe.shipped_profile(game)
   config = nfsp.NFSPConfig.lhe(rl_memory_capacity=1000,
                                sl_memory_capacity=1000)
   players = {

@@ -21,7 +21,7 @@ import pyspiel
 
 import nfsp_spiel  # noqa: F401
 from nfsp_spiel import nfsp
-from nfsp_spiel import selfplay
+from nfsp_spiel.nfsp import selfplay
 
 FLAGS = flags.FLAGS
 flags.DEFINE_string("memory_dtype", "bits", "M_SL's storage to measure.")

@@ -13,7 +13,7 @@ and starts learning at 1000 records too.
 Variants (each in its own process, rounds interleaved A B C A B C ...):
   pytorch      open_spiel.python.pytorch.nfsp in OpenSpiel's RL loop
   ours_single  nfsp_spiel.nfsp.NFSP in the same RL loop (rl_environment)
-  ours_batched nfsp_spiel.selfplay.SelfPlay, 128 games at once
+  ours_batched nfsp_spiel.nfsp.selfplay.SelfPlay, 128 games at once
   ours_batched_nfsp_arm  the same driver with NFSP-ARM agents
                          (`NFSPConfig.nfsp_arm()`: ARM as best response)
 on `--game` (OpenSpiel's C++ leduc_poker, the PyTorch example's game, by
@@ -69,7 +69,7 @@ def measure(variant, game_string, warmup, episodes, seed):
   else:
     import tensorflow as tf  # pylint: disable=g-import-not-at-top
     from nfsp_spiel import nfsp  # pylint: disable=g-import-not-at-top
-    from nfsp_spiel import selfplay  # pylint: disable=g-import-not-at-top
+    from nfsp_spiel.nfsp import selfplay  # pylint: disable=g-import-not-at-top
     tf.config.threading.set_intra_op_parallelism_threads(1)
     tf.config.threading.set_inter_op_parallelism_threads(1)
     config = (nfsp.NFSPConfig.nfsp_arm() if variant.endswith("nfsp_arm")

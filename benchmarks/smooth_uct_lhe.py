@@ -27,7 +27,7 @@ import pyspiel
 
 import nfsp_spiel  # noqa: F401
 from nfsp_spiel import smooth_uct
-from nfsp_spiel import smooth_uct_lhe
+from nfsp_spiel.smooth_uct import lhe
 from nfsp_spiel.games import nfsp_lhe
 
 FLAGS = flags.FLAGS
@@ -50,7 +50,7 @@ def _rss_gb():
 def ours(game, name, config, threads):
   """Episodes/s over the whole run, after compiling the kernel, and the
   share of updates lost to collisions."""
-  search = smooth_uct_lhe.SmoothUCTLHE(game, config, seed=0, threads=threads)
+  search = lhe.SmoothUCTLHE(game, config, seed=0, threads=threads)
   search.run(1000)
   total = 0.0
   for done in range(_CHUNK, FLAGS.episodes + 1, _CHUNK):

@@ -22,7 +22,7 @@ from open_spiel.python.algorithms import exploitability as py_exploitability
 from open_spiel.python.algorithms import fictitious_play
 
 import nfsp_spiel  # noqa: F401
-from nfsp_spiel import xfp
+from nfsp_spiel.fictitious_play import xfp
 
 FLAGS = flags.FLAGS
 flags.DEFINE_list("games", ["kuhn_poker", "leduc_poker"], "Games to compare.")

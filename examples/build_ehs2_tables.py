@@ -1,10 +1,10 @@
 """Builds the E[HS^2] bucket tables of Limit Hold'em into the cache.
 
 Builds (a few minutes on one core) and writes the four tables of
-`nfsp_spiel.card_abstraction`, then prints each round's build time, index
+`nfsp_spiel.poker.card_abstraction`, then prints each round's build time, index
 size, bucket count and file size, and the SHA-256 sums stored beside them;
 then derives their arrangement by board that Smooth UCT's simulator reads
-(`nfsp_spiel.board_buckets`, under `by_board/`, about half a minute).
+(`nfsp_spiel.poker.board_buckets`, under `by_board/`, about half a minute).
 A cache that is already complete is only verified.
 
   python examples/build_ehs2_tables.py --cache_dir /tmp/ehs2
@@ -15,8 +15,8 @@ import pathlib
 from absl import app
 from absl import flags
 
-from nfsp_spiel import board_buckets
-from nfsp_spiel import card_abstraction
+from nfsp_spiel.poker import board_buckets
+from nfsp_spiel.poker import card_abstraction
 import run_flags  # examples/run_flags.py
 
 FLAGS = flags.FLAGS

@@ -20,8 +20,9 @@ import pyspiel
 from open_spiel.python import policy as policy_lib
 
 import nfsp_spiel  # noqa: F401
-from nfsp_spiel import checkpoints
+from nfsp_spiel.core import checkpoints
 from nfsp_spiel import evaluation
+from nfsp_spiel.run import curves
 import run_flags  # examples/run_flags.py
 
 FLAGS = flags.FLAGS
@@ -43,8 +44,8 @@ def cpp_policy(solver_policy):
 def plot(curve, png):
   """Exploitability, the current policy's best-response quality and the
   average's change per evaluation: every metric logged."""
-  evaluation.plot_curves(
-      {"CFR": curve}, png, metric=evaluation.curves.EVERY_METRIC, loglog=True,
+  curves.plot_curves(
+      {"CFR": curve}, png, metric=curves.EVERY_METRIC, loglog=True,
       title=FLAGS.game,
       payoff=run_flags.payoff_unit())
 

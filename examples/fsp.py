@@ -7,7 +7,7 @@ papers), with the best-response quality of thesis eq. 5.2. Writes
 `<output_dir>/curve.csv` and `curve.png`, checkpoints to
 `<output_dir>/checkpoint.npz` after every evaluation, and resumes from it
 when run again (`--noresume` starts over): curve and training clock continue
-from the checkpoint's (`nfsp_spiel.run_directory`).
+from the checkpoint's (`nfsp_spiel.run.run_directory`).
 
   python examples/fsp.py --game "river_poker(beliefs=defined)" --seconds 30
 """
@@ -17,8 +17,8 @@ import time
 from absl import flags
 
 import nfsp_spiel  # noqa: F401
-from nfsp_spiel import evaluation
-from nfsp_spiel import fsp
+from nfsp_spiel.run import curves
+from nfsp_spiel.fictitious_play import fsp
 import run_flags  # examples/run_flags.py
 
 FLAGS = flags.FLAGS
@@ -36,8 +36,8 @@ flags.DEFINE_integer("seed", 0, "Random seed.")
 
 def plot(curve, png):
   """Exploitability and the best responses' quality against training time."""
-  evaluation.plot_curves(
-      {"FSP": curve}, png, metric=evaluation.curves.EVERY_METRIC,
+  curves.plot_curves(
+      {"FSP": curve}, png, metric=curves.EVERY_METRIC,
       x="training_seconds", inset_loglog=True, title=FLAGS.game,
       payoff=run_flags.payoff_unit())
 

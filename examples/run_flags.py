@@ -1,6 +1,6 @@
 """The flags every training binary shares, and how they open its folder.
 
-`open_run` opens `--output_dir` through `nfsp_spiel.run_directory` (the one
+`open_run` opens `--output_dir` through `nfsp_spiel.run.run_directory` (the one
 mechanism that keeps checkpoint, curve, PNG and TensorBoard consistent),
 restores its checkpoint unless `--noresume`, says what it did and from then
 on turns Ctrl-C (or SIGTERM) into "checkpoint at the step just completed and
@@ -25,9 +25,9 @@ from absl import app
 from absl import flags
 import pyspiel
 
-from nfsp_spiel import checkpoints
-from nfsp_spiel import evaluation
-from nfsp_spiel import run_directory
+from nfsp_spiel.core import checkpoints
+from nfsp_spiel.run import curves
+from nfsp_spiel.run import run_directory
 
 FLAGS = flags.FLAGS
 
@@ -166,7 +166,7 @@ def load_game(game_string):
 
 def payoff_unit():
   """The unit of --game's payoffs, for the curve's axes."""
-  return evaluation.curves.payoff_unit(load_game(FLAGS.game))
+  return curves.payoff_unit(load_game(FLAGS.game))
 
 
 class _quiet_stderr:  # pylint: disable=invalid-name

@@ -5,7 +5,7 @@ every `--eval_every` episodes (logged with wall-clock seconds to
 `<output_dir>/curve.csv`, plotted to `curve.png`), and checkpoints the trees
 to `<output_dir>/checkpoint.npz` after every evaluation; running the same
 command resumes there (`--noresume` starts over), the curve cut back to the
-checkpoint (`nfsp_spiel.run_directory`).
+checkpoint (`nfsp_spiel.run.run_directory`).
 
   python examples/smooth_uct.py --game leduc_poker --preset leduc \\
       --episodes 100000000
@@ -32,8 +32,9 @@ from absl import flags
 import nfsp_spiel  # noqa: F401
 from nfsp_spiel import evaluation
 from nfsp_spiel import smooth_uct
-from nfsp_spiel import smooth_uct_lhe
+from nfsp_spiel.smooth_uct import lhe
 from nfsp_spiel.smooth_uct import lhe3
+from nfsp_spiel.run import curves
 import run_flags  # examples/run_flags.py
 
 FLAGS = flags.FLAGS
@@ -61,7 +62,7 @@ run_flags.define_count("eval_deals", 1000, "nfsp_lhe: duplicate deals per "
 flags.DEFINE_integer("capacity", 2**25, "nfsp_lhe3: rows of the search's "
                      "state table, a power of two (72 bytes each).")
 flags.DEFINE_string("greedy_profile", None, "nfsp_lhe(3): write the final "
-                    "greedy profile here (`smooth_uct_lhe.GreedyProfile`, "
+                    "greedy profile here (`smooth_uct.lhe.GreedyProfile`, "
                     "0.3 MB; `lhe3.GreedyProfile3`), also when the run was "
                     "already complete.")
 
@@ -77,7 +78,7 @@ PRESETS = {"kuhn": smooth_uct.SmoothUCTConfig(),
 GAME_PRESETS = {"kuhn_poker": "kuhn", "leduc_poker": "leduc",
                 "nfsp_leduc": "leduc", "nfsp_lhe": "lhe", "nfsp_lhe3": "lhe3"}
 # The abstraction searches by game, and the metric their curves lead with.
-SEARCHES = {"nfsp_lhe": (smooth_uct_lhe.SmoothUCTLHE,
+SEARCHES = {"nfsp_lhe": (lhe.SmoothUCTLHE,
                          "mbb_per_hand_vs_equity_threshold"),
             "nfsp_lhe3": (lhe3.SmoothUCTLHE3, "mbb_per_hand_vs_always_call")}
 # Episodes per `search.run` call: each call seeds the kernel from the
@@ -100,8 +101,8 @@ def preset(game):
 
 def plot(label, metric, curve, png):
   """Every metric logged: in Limit Hold'em the three baselines' mbb/h."""
-  evaluation.plot_curves(
-      {label: curve}, png, metric=evaluation.curves.EVERY_METRIC,
+  curves.plot_curves(
+      {label: curve}, png, metric=curves.EVERY_METRIC,
       loglog=metric == "exploitability", title=FLAGS.game, xlabel="episodes",
       payoff=run_flags.payoff_unit())
 

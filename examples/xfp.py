@@ -5,7 +5,7 @@ Evaluates the average profile's exploitability every `--eval_every` iterations
 (and TensorBoard with `--tensorboard`), draws `curve.png`, and checkpoints to
 `<output_dir>/checkpoint.npz` right after an evaluation: running the same
 command again resumes there, with the curve cut back to the checkpoint
-(`nfsp_spiel.run_directory`); `--noresume` starts over.
+(`nfsp_spiel.run.run_directory`); `--noresume` starts over.
 
   python examples/xfp.py --game "river_poker(beliefs=defined)" --seconds 300
   python examples/xfp.py --game nfsp_leduc --stepsize gfp --iterations 10000
@@ -15,8 +15,8 @@ from absl import app
 from absl import flags
 
 import nfsp_spiel  # noqa: F401
-from nfsp_spiel import evaluation
-from nfsp_spiel import xfp
+from nfsp_spiel.run import curves
+from nfsp_spiel.fictitious_play import xfp
 import run_flags  # examples/run_flags.py
 
 FLAGS = flags.FLAGS
@@ -38,7 +38,7 @@ run_flags.define_count("checkpoint_every", 1000, "Iterations between "
 
 
 def plot(curve, png):
-  evaluation.plot_curves(
+  curves.plot_curves(
       {FLAGS.stepsize.upper(): curve}, png, loglog=True, title=FLAGS.game,
       payoff=run_flags.payoff_unit())
 

@@ -8,7 +8,7 @@ from open_spiel.python import rl_environment
 import nfsp_spiel  # noqa: F401  (registers the games)
 from nfsp_spiel import evaluation
 from nfsp_spiel import nfsp
-from nfsp_spiel import selfplay
+from nfsp_spiel.nfsp import selfplay
 from nfsp_spiel.core.quiet_tensorflow import tf
 from nfsp_spiel.nfsp import arm
 from nfsp_spiel.nfsp import config as nfsp_config

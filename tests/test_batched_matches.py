@@ -7,7 +7,7 @@ import pytest
 import nfsp_spiel  # noqa: F401
 from nfsp_spiel import evaluation
 from nfsp_spiel import nfsp
-from nfsp_spiel import smooth_uct_lhe
+from nfsp_spiel.smooth_uct import lhe
 from nfsp_spiel.evaluation import baselines
 from nfsp_spiel.evaluation import batched_matches
 from nfsp_spiel.evaluation import matches
@@ -24,13 +24,13 @@ def game():
 def mixed_profile(game, fake_tables):
   """A greedy profile with a choice at half of the information states and
   uniform play at the rest: deterministic and random decisions both."""
-  tree = smooth_uct_lhe.betting_tree()
+  tree = lhe.betting_tree()
   rng = np.random.default_rng(0)
   widths = np.repeat(tree.num_children, np.diff(tree.offset,
                                                 append=tree.num_infosets))
   choice = (rng.integers(0, 3, tree.num_infosets) % widths).astype(np.uint8)
-  choice[rng.random(tree.num_infosets) < 0.5] = smooth_uct_lhe.UNVISITED
-  return smooth_uct_lhe.GreedyProfile(game, choice, {}, tree, fake_tables)
+  choice[rng.random(tree.num_infosets) < 0.5] = lhe.UNVISITED
+  return lhe.GreedyProfile(game, choice, {}, tree, fake_tables)
 
 
 @pytest.fixture(scope="module")

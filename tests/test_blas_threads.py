@@ -1,13 +1,13 @@
 """The public trees' matrix products run on one BLAS thread whatever the
 machine's default (OpenBLAS's threads made XFP 2.6x slower on a busy 2-core
-machine: benchmark figures in nfsp_spiel/public_tree.py)."""
+machine: benchmark figures in nfsp_spiel/trees/public_tree.py)."""
 
 import pyspiel
 import threadpoolctl
 
 import nfsp_spiel  # noqa: F401
-from nfsp_spiel import public_tree
-from nfsp_spiel import xfp
+from nfsp_spiel.trees import public_tree
+from nfsp_spiel.fictitious_play import xfp
 
 
 def test_public_tree_products_use_one_blas_thread(monkeypatch):

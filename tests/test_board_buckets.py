@@ -6,8 +6,8 @@ import math
 import numpy as np
 import pytest
 
-from nfsp_spiel import board_buckets
-from nfsp_spiel import card_abstraction
+from nfsp_spiel.poker import board_buckets
+from nfsp_spiel.poker import card_abstraction
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,7 @@ import numba
 import numpy as np
 import pytest
 
-from nfsp_spiel import cache_hints
+from nfsp_spiel.poker import cache_hints
 
 
 @numba.njit

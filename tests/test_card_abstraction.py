@@ -14,9 +14,9 @@ import numba
 import numpy as np
 import pytest
 
-from nfsp_spiel import card_abstraction as ca
+from nfsp_spiel.poker import card_abstraction as ca
 from nfsp_spiel.games import cards
-from nfsp_spiel.games import hand_ranks
+from nfsp_spiel.poker import hand_ranks
 
 _PERMUTATIONS = np.array(list(itertools.permutations(range(4))), np.int64)
 

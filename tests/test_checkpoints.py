@@ -16,11 +16,11 @@ import numpy as np
 import pyspiel
 import pytest
 
-from nfsp_spiel import fsp
+from nfsp_spiel.fictitious_play import fsp
 from nfsp_spiel import nfsp
-from nfsp_spiel import selfplay
+from nfsp_spiel.nfsp import selfplay
 from nfsp_spiel import smooth_uct
-from nfsp_spiel import xfp
+from nfsp_spiel.fictitious_play import xfp
 from nfsp_spiel.core import checkpoints
 from nfsp_spiel.nfsp import config as nfsp_config
 

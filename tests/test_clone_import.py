@@ -17,7 +17,7 @@ import sys
 sys.meta_path[:] = [finder for finder in sys.meta_path
                     if "editable" not in str(getattr(finder, "__module__", ""))]
 import nfsp_spiel, pyspiel
-from nfsp_spiel import xfp
+from nfsp_spiel.fictitious_play import xfp
 from nfsp_spiel.games import river_poker
 print(nfsp_spiel.__file__)
 print(river_poker.__file__)

@@ -11,7 +11,8 @@ NOISE = ("oneDNN", "cudart_stub", "cpu_feature_guard", "InitializeLog",
          "Compiled cluster")
 TRAIN_A_LITTLE = """
 import pyspiel, nfsp_spiel
-from nfsp_spiel import nfsp, selfplay
+from nfsp_spiel import nfsp
+from nfsp_spiel.nfsp import selfplay
 from nfsp_spiel.core.quiet_tensorflow import tf
 game = pyspiel.load_game("kuhn_poker")
 config = nfsp.NFSPConfig(best_response=nfsp.DQNConfig(memory_capacity=1000),

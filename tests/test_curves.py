@@ -7,42 +7,41 @@ import matplotlib.pyplot as plt
 import pyspiel
 import pytest
 
-from nfsp_spiel import evaluation
-from nfsp_spiel.evaluation import curves
+from nfsp_spiel.run import curves
 
 
 def test_csv_rows_resume_and_plot(tmp_path):
   run = tmp_path / "xfp"
-  logger = evaluation.LearningCurveLogger(str(run))
+  logger = curves.LearningCurveLogger(str(run))
   for step in (1, 10, 100):
     logger.log(step, exploitability=1.0 / step, episodes=step * 2)
   # A resumed run appends, and its clock continues from the last row.
-  resumed = evaluation.LearningCurveLogger(str(run))
-  assert resumed.seconds >= evaluation.read_curve(resumed.path)[-1]["seconds"]
+  resumed = curves.LearningCurveLogger(str(run))
+  assert resumed.seconds >= curves.read_curve(resumed.path)[-1]["seconds"]
   resumed.log(1000, exploitability=0.001, episodes=2000)
-  rows = evaluation.read_curve(os.path.join(run, "curve.csv"))
+  rows = curves.read_curve(os.path.join(run, "curve.csv"))
   assert [r["step"] for r in rows] == [1, 10, 100, 1000]
   assert [r["exploitability"] for r in rows] == [1.0, 0.1, 0.01, 0.001]
   assert all(b["seconds"] >= a["seconds"] for a, b in zip(rows, rows[1:]))
   with pytest.raises(ValueError, match="differ from the curve's columns"):
     resumed.log(2000, nash_conv=0.1)
 
-  other = evaluation.LearningCurveLogger(str(tmp_path / "fsp"))
+  other = curves.LearningCurveLogger(str(tmp_path / "fsp"))
   for step in (1, 10, 100, 1000):
     other.log(step, exploitability=0.5 / step ** 0.5, episodes=step)
-  png = evaluation.plot_curves(
+  png = curves.plot_curves(
       {"XFP": os.path.join(run, "curve.csv"),
        "FSP": other.path}, str(tmp_path / "curves.png"), loglog=True,
       title="Leduc")
   image = matplotlib.image.imread(png)
   assert image.shape[0] > 100 and image.shape[1] > 100
   with pytest.raises(ValueError, match="not 'step' and 'return'"):
-    evaluation.plot_curves({"XFP": other.path}, str(tmp_path / "x.png"),
+    curves.plot_curves({"XFP": other.path}, str(tmp_path / "x.png"),
                            metric="return")
 
 
 def test_tensorboard_scalars(tmp_path):
-  logger = evaluation.LearningCurveLogger(str(tmp_path), tensorboard=True)
+  logger = curves.LearningCurveLogger(str(tmp_path), tensorboard=True)
   logger.log(1, exploitability=0.5)
   event_files = os.listdir(tmp_path / "tensorboard")
   assert event_files and event_files[0].startswith("events.out.tfevents")
@@ -54,15 +53,15 @@ def test_a_row_cut_by_a_crash_is_dropped_and_the_run_resumes(tmp_path, cut):
   (possibly with every field, the last one cut short): reading the curve
   leaves it out, and reopening the folder rewrites the curve without it, so
   the next row starts on a line of its own."""
-  logger = evaluation.LearningCurveLogger(str(tmp_path))
+  logger = curves.LearningCurveLogger(str(tmp_path))
   for step in (1, 10):
     logger.log(step, exploitability=1.0 / step)
   with open(logger.path, "a", newline="") as f:
     f.write(cut)
-  assert [r["step"] for r in evaluation.read_curve(logger.path)] == [1, 10]
-  resumed = evaluation.LearningCurveLogger(str(tmp_path))
+  assert [r["step"] for r in curves.read_curve(logger.path)] == [1, 10]
+  resumed = curves.LearningCurveLogger(str(tmp_path))
   resumed.log(100, exploitability=0.01)
-  rows = evaluation.read_curve(resumed.path)
+  rows = curves.read_curve(resumed.path)
   assert [(r["step"], r["exploitability"]) for r in rows] == [
       (1, 1.0), (10, 0.1), (100, 0.01)]
   with open(resumed.path) as f:
@@ -72,35 +71,35 @@ def test_a_row_cut_by_a_crash_is_dropped_and_the_run_resumes(tmp_path, cut):
 def test_a_header_cut_by_a_crash_starts_the_curve_again(tmp_path):
   with open(tmp_path / "curve.csv", "w") as f:
     f.write("step,seco")
-  logger = evaluation.LearningCurveLogger(str(tmp_path))
+  logger = curves.LearningCurveLogger(str(tmp_path))
   logger.log(5, exploitability=0.5)
-  assert evaluation.read_curve(logger.path) == [
+  assert curves.read_curve(logger.path) == [
       {"step": 5.0, "seconds": pytest.approx(logger.seconds, abs=1.0),
        "exploitability": 0.5}]
 
 
 def test_cut_curve_keeps_the_rows_up_to_the_checkpoint(tmp_path):
-  logger = evaluation.LearningCurveLogger(str(tmp_path))
+  logger = curves.LearningCurveLogger(str(tmp_path))
   for step in (1, 10, 100, 1000):
     logger.log(step, exploitability=1.0 / step)
-  evaluation.cut_curve(logger.path, 100)
-  assert [r["step"] for r in evaluation.read_curve(logger.path)] == [1, 10, 100]
-  evaluation.cut_curve(str(tmp_path / "none.csv"), 5)  # nothing to cut
+  curves.cut_curve(logger.path, 100)
+  assert [r["step"] for r in curves.read_curve(logger.path)] == [1, 10, 100]
+  curves.cut_curve(str(tmp_path / "none.csv"), 5)  # nothing to cut
 
 
 def test_log_points_leave_out_what_log_axes_cannot_show(tmp_path):
   """The inset and the reference slope draw only x > 0 and y > 0 (step 0,
   connected, became a flat segment from the plot's edge); the main axes keep
   step 0 on a symlog axis (`test_step_0_stays_in_sight_on_log_axes`)."""
-  assert evaluation.curves.log_points([0, 10, 100, 1000], [0.5, 0.2, 0.0,
+  assert curves.log_points([0, 10, 100, 1000], [0.5, 0.2, 0.0,
                                                            0.1]) == (
                                                                [10, 1000],
                                                                [0.2, 0.1])
-  logger = evaluation.LearningCurveLogger(str(tmp_path))
+  logger = curves.LearningCurveLogger(str(tmp_path))
   logger.log(0, exploitability=0.9)
   logger.log(1, exploitability=0.5)  # one point left on log axes: a marker
   title = "river_poker(" + ",".join(["range0=AA KK QQ JJ TT 99"] * 6) + ")"
-  png = evaluation.plot_curves({"one point": logger.path},
+  png = curves.plot_curves({"one point": logger.path},
                                str(tmp_path / "curve.png"), loglog=True,
                                title=title, inset_loglog=True)
   assert os.path.getsize(png) > 0
@@ -108,7 +107,7 @@ def test_log_points_leave_out_what_log_axes_cannot_show(tmp_path):
 
 def _curve(directory, rows):
   """A curve CSV of `rows` ({column: value} each, step first)."""
-  logger = evaluation.LearningCurveLogger(str(directory))
+  logger = curves.LearningCurveLogger(str(directory))
   for row in rows:
     logger.log(**row)
   return logger.path
@@ -248,7 +247,7 @@ def test_log_axes_take_a_curve_of_its_start_and_a_metric_of_nans(tmp_path):
   assert loss.get_yscale() == "linear"
   assert [text.get_text() for text in loss.texts] == [
       "no values logged yet"]
-  png = evaluation.plot_curves({"NFSP": path}, str(tmp_path / "curve.png"),
+  png = curves.plot_curves({"NFSP": path}, str(tmp_path / "curve.png"),
                                metric=curves.EVERY_METRIC, loglog=True)
   assert os.path.getsize(png) > 0
 

@@ -11,7 +11,7 @@ import pytest
 
 from nfsp_spiel import evaluation
 from nfsp_spiel import nfsp
-from nfsp_spiel import selfplay
+from nfsp_spiel.nfsp import selfplay
 from nfsp_spiel.core import checkpoints
 from nfsp_spiel.nfsp import distributed
 

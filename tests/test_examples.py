@@ -95,8 +95,8 @@ def _stand_in_tables(cache):
   """An environment whose E[HS^2] tables by board (NFSP_SPIEL_CACHE) have the
   real shapes and every hand in bucket 0: building the real ones takes
   minutes."""
-  from nfsp_spiel import board_buckets  # pylint: disable=g-import-not-at-top
-  from nfsp_spiel import card_abstraction  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.poker import board_buckets  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.poker import card_abstraction  # pylint: disable=g-import-not-at-top
   card_abstraction.save_tables(cache / "ehs2" / "by_board",
                                board_buckets.stand_ins(buckets=0)._asdict())
   return {**os.environ, "NFSP_SPIEL_CACHE": str(cache)}

@@ -8,9 +8,9 @@ import pytest
 from open_spiel.python import rl_environment
 
 import nfsp_spiel  # noqa: F401
-from nfsp_spiel import fsp
-from nfsp_spiel import sequence_form
-from nfsp_spiel import xfp
+from nfsp_spiel.fictitious_play import fsp
+from nfsp_spiel.trees import sequence_form
+from nfsp_spiel.fictitious_play import xfp
 
 
 def test_counting_model_gives_the_xfp_average_on_exact_best_responses():

@@ -10,12 +10,12 @@ import pyspiel
 import pytest
 
 import nfsp_spiel  # noqa: F401
-from nfsp_spiel import batched_games
-from nfsp_spiel import game_tree
-from nfsp_spiel import public_tree
-from nfsp_spiel import sequence_form
+from nfsp_spiel.trees import batched_games
+from nfsp_spiel.trees import game_tree
+from nfsp_spiel.trees import public_tree
+from nfsp_spiel.trees import sequence_form
 from nfsp_spiel import smooth_uct
-from nfsp_spiel import smooth_uct_lhe
+from nfsp_spiel.smooth_uct import lhe
 from nfsp_spiel.games import nfsp_lhe
 
 
@@ -88,7 +88,7 @@ def test_every_compiled_tree_uses_the_same_sentinels(leduc):
   assert game_tree.CHANCE == pyspiel.PlayerId.CHANCE
   assert batched_games.TERMINAL == game_tree.TERMINAL
   assert batched_games.CHANCE == game_tree.CHANCE
-  betting = smooth_uct_lhe.betting_tree()
+  betting = lhe.betting_tree()
   assert set(betting.player) == {0, 1, game_tree.TERMINAL}
   nodes = public_tree.public_tree(pyspiel.load_game("nfsp_leduc")).nodes
   assert {n.player for n in nodes} == {0, 1, game_tree.CHANCE,
@@ -108,16 +108,14 @@ def test_the_limit_holdem_rules_are_the_games():
       "firstPlayer=2 1 1 1,numSuits=4,numRanks=13,numHoleCards=2,"
       "numBoardCards=0 3 1 1,raiseSize=10 10 20 20,maxRaises=3 4 4 4,"
       "bettingAbstraction=fcpa)")
-  assert smooth_uct_lhe.BIG_BLIND == nfsp_lhe.BIG_BLIND == 10
+  assert lhe.BIG_BLIND == nfsp_lhe.BIG_BLIND == 10
 
 
 def test_presets_are_the_thesis_values():
   presets = smooth_uct.SmoothUCTConfig
-  assert presets.leduc() == smooth_uct.LEDUC == presets(
-      c=18.0, gamma=0.1, eta0=0.9, d=0.002)
-  assert presets.uct(20.0) == smooth_uct.uct_config(20.0) == presets(
-      c=20.0, gamma=0.0, eta0=1.0, d=0.0)
-  assert presets.lhe() == smooth_uct_lhe.LHE == presets(
+  assert presets.leduc() == presets(c=18.0, gamma=0.1, eta0=0.9, d=0.002)
+  assert presets.uct(20.0) == presets(c=20.0, gamma=0.0, eta0=1.0, d=0.0)
+  assert presets.lhe() == presets(
       c=24.0, gamma=0.1, eta0=0.9, d=1 / 20000, exploration_cap=24.0,
       exploration_k=0.5)
   assert presets.uct_lhe() == presets(
@@ -127,7 +125,8 @@ def test_presets_are_the_thesis_values():
 
 def test_compiling_a_game_loads_no_tensorflow():
   code = ("import sys, pyspiel, numpy as np, nfsp_spiel\n"
-          "from nfsp_spiel import batched_games, smooth_uct\n"
+          "from nfsp_spiel import smooth_uct\n"
+          "from nfsp_spiel.trees import batched_games\n"
           "batched_games.TreeGames(pyspiel.load_game('kuhn_poker'), 2,\n"
           "                        np.random.default_rng(0))\n"
           "assert 'tensorflow' not in sys.modules\n")

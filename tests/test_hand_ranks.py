@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from nfsp_spiel.games import cards
-from nfsp_spiel.games import hand_ranks
+from nfsp_spiel.poker import hand_ranks
 
 
 def _eval7(hand):

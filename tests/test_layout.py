@@ -1,18 +1,19 @@
-"""The package's layers, as the import graph shows them (issue 27,
-docs/layout.md): no module-level import cycle, games import no algorithm,
-each lower layer imports only the layers below it, and every module's old
-name still imports as the same module."""
+"""The package's layers, as the import graph shows them (docs/layout.md): no
+import cycle, games import no algorithm, each lower layer imports only the
+layers below it, and no module goes by a name from before the layers."""
 
 import ast
-import importlib
 import pathlib
+import re
+import subprocess
 
 import pytest
 
-import nfsp_spiel
+from test_same_numbers import load_data_module
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "nfsp_spiel"
+old_names = load_data_module("old_names")
 
 
 def _modules():
@@ -29,25 +30,19 @@ def _modules():
 
 
 def _imports(path, modules):
-  """The package modules `path` imports at module level (an import inside a
-  function runs later and forms no import-time cycle)."""
+  """The package modules `path` imports, at module level or inside a
+  function: an import deferred into a function still makes the two modules
+  depend on each other."""
   found = set()
-  for node in ast.parse(path.read_text()).body:
-    for inner in ast.walk(node):
-      if isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        break
-      names = []
-      if isinstance(inner, ast.Import):
-        names = [alias.name for alias in inner.names]
-      elif isinstance(inner, ast.ImportFrom) and inner.module:
-        # `from package import submodule` depends on the submodule.
-        names = [f"{inner.module}.{alias.name}" for alias in inner.names]
-        names = [n if n in modules or n in nfsp_spiel.MOVED_MODULES
-                 else inner.module for n in names]
-      for name in names:
-        name = nfsp_spiel.MOVED_MODULES.get(name, name)
-        if name in modules:
-          found.add(name)
+  for node in ast.walk(ast.parse(path.read_text())):
+    names = []
+    if isinstance(node, ast.Import):
+      names = [alias.name for alias in node.names]
+    elif isinstance(node, ast.ImportFrom) and node.module:
+      # `from package import submodule` depends on the submodule.
+      names = [f"{node.module}.{alias.name}" for alias in node.names]
+      names = [n if n in modules else node.module for n in names]
+    found.update(name for name in names if name in modules)
   return found
 
 
@@ -106,8 +101,78 @@ def test_lower_layers_import_only_lower_ones(layer, allowed):
       assert not outside, f"{name} imports {outside}"
 
 
-@pytest.mark.parametrize("old, new", sorted(nfsp_spiel.MOVED_MODULES.items()))
-def test_old_module_names_import_the_same_module(old, new):
-  module = importlib.import_module(old)
-  assert module is importlib.import_module(new)
-  assert module.__name__ == new and module.__spec__.name == new
+# Old module names in any spelling: dotted, as a path, and imported from
+# their package (`from nfsp_spiel import <old name>, ...`).
+_OLD_PATH = re.compile(r"\bnfsp_spiel[./](?:%s)\b(?![-\w])" % "|".join(
+    re.escape(name.split(".", 1)[1]).replace(r"\.", "[./]")
+    for name in sorted(old_names.OLD_MODULES, key=len, reverse=True)))
+_FROM_IMPORT = re.compile(
+    r"from\s+(nfsp_spiel(?:\.\w+)*)\s+import\s+(\([^)]*\)|[^\n]*)")
+# What `nfsp_spiel.evaluation` once lent of the curves, which are
+# `nfsp_spiel.run.curves`'.
+_CURVE_NAMES = ("curves", "LearningCurveLogger", "cut_curve", "plot_curves",
+                "read_curve")
+_EVALUATION_CURVES = re.compile(
+    r"(?<!nfsp_spiel\.)\bevaluation\.(?:%s)\b" % "|".join(_CURVE_NAMES))
+# Recorded output of earlier commits (profiles name the files of their day).
+_RECORDS = "benchmarks/results/"
+
+
+def _old_names_in(text):
+  """(line, name) of each old module name in `text`."""
+  found = [(m.start(), m.group()) for m in _OLD_PATH.finditer(text)]
+  found += [(m.start(), m.group()) for m in _EVALUATION_CURVES.finditer(text)]
+  for match in _FROM_IMPORT.finditer(text):
+    module, names = match.groups()
+    for name in re.split(r"[,\s]+", names.split("#")[0].strip("()")):
+      if (f"{module}.{name}" in old_names.OLD_MODULES or
+          module == "nfsp_spiel.evaluation" and name in _CURVE_NAMES):
+        found.append((match.start(), f"{module}.{name}"))
+  return sorted((text.count("\n", 0, at) + 1, name) for at, name in found)
+
+
+def _without_the_table(path, text):
+  """`text`, with tests/data/old_names.py's table of the old names blanked
+  out: the one place they stay."""
+  if path != pathlib.Path(old_names.__file__).relative_to(ROOT).as_posix():
+    return text
+  lines = text.split("\n")
+  for node in ast.parse(text).body:
+    if isinstance(node, ast.Assign) and node.targets[0].id == "OLD_MODULES":
+      for k in range(node.lineno - 1, node.end_lineno):
+        lines[k] = ""
+  return "\n".join(lines)
+
+
+def test_no_old_module_names_in_the_repository():
+  """Code, snippets and pages name modules by their layered paths."""
+  files = subprocess.run(
+      ["git", "ls-files", "--cached", "--others", "--exclude-standard"],
+      cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+  found = []
+  for path in files:
+    if path.startswith(_RECORDS) or not (ROOT / path).is_file():
+      continue
+    try:
+      text = (ROOT / path).read_text(encoding="utf-8")
+    except UnicodeDecodeError:  # binary
+      continue
+    found += [f"{path}:{line}: {name}" for line, name
+              in _old_names_in(_without_the_table(path, text))]
+  assert not found, "\n".join(found)
+
+
+def test_the_old_names_are_found():
+  # Spelled with "@" and "EVAL" here, so that this file holds no old name.
+  text = ("from @ import nfsp, selfplay\n"
+          "`@/smooth_uct_lhe.py`, @.EVAL.curves\n"
+          "from @.EVAL import (exploitability,\n"
+          "    read_curve)\n"
+          "EVAL.plot_curves(...)\n"
+          "from @.nfsp import selfplay  # @.smooth_uct.lhe\n").replace(
+              "@", "nfsp_spiel").replace("EVAL", "evaluation")
+  assert _old_names_in(text) == [
+      (line, name.replace("@", "nfsp_spiel").replace("EVAL", "evaluation"))
+      for line, name in [(1, "@.selfplay"), (2, "@.EVAL.curves"),
+                         (2, "@/smooth_uct_lhe"), (3, "@.EVAL.read_curve"),
+                         (5, "EVAL.plot_curves")]]

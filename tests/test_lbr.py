@@ -18,7 +18,7 @@ from nfsp_spiel import evaluation
 from nfsp_spiel.evaluation import baselines
 from nfsp_spiel.evaluation import lbr
 from nfsp_spiel.games import cards
-from nfsp_spiel.games import hand_ranks
+from nfsp_spiel.poker import hand_ranks
 from nfsp_spiel.games import poker
 
 SMALL_RIVER = {"board": "AhKdQc9s9h", "min_rank": 9}  # 171 holdings

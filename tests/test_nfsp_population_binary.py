@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from nfsp_spiel import evaluation
+from nfsp_spiel.run import curves
 
 EXAMPLES = os.path.join(os.path.dirname(__file__), os.pardir, "examples")
 # Small memories that train within 2000 Kuhn episodes.
@@ -24,7 +24,7 @@ def _run(output, *flags):
   result = subprocess.run(_command(output, *flags), capture_output=True,
                           text=True, timeout=300, check=False)
   assert result.returncode == 0, result.stderr[-3000:]
-  return evaluation.read_curve(os.path.join(output, "curve.csv"))
+  return curves.read_curve(os.path.join(output, "curve.csv"))
 
 
 @pytest.fixture(scope="module")

@@ -20,13 +20,13 @@ from open_spiel.python.algorithms import exploitability
 import pytest
 
 from nfsp_spiel import nfsp as nfsp_lib
-from nfsp_spiel import openspiel_nfsp
-from nfsp_spiel import openspiel_nfsp_tf1
+from nfsp_spiel.nfsp import openspiel_nfsp
+from nfsp_spiel.nfsp import openspiel_nfsp_tf1
 from nfsp_spiel.core.quiet_tensorflow import tf
 from nfsp_spiel.nfsp import rl_loop
 
 OPENSPIELS_IMPORT = "from open_spiel.python.pytorch import nfsp\n"
-OURS = "from nfsp_spiel import openspiel_nfsp as nfsp\n"
+OURS = "from nfsp_spiel.nfsp import openspiel_nfsp as nfsp\n"
 
 
 def test_openspiels_kuhn_example_learns_with_one_import_changed(tmp_path):

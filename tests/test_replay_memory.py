@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from nfsp_spiel import replay_memory
+from nfsp_spiel.nfsp import replay_memory
 
 SHAPES = {"info_state": ((3,), np.float32), "action": ((), np.int64)}
 

@@ -1,6 +1,6 @@
 """Curves stay consistent with checkpoints after any crash, in every binary.
 
-The four training binaries share `nfsp_spiel.run_directory`: these tests
+The four training binaries share `nfsp_spiel.run.run_directory`: these tests
 crash them (a checkpoint older than the curve's last rows, a row cut
 mid-write, a temporary checkpoint left behind, SIGKILL at a random moment)
 and check that the resumed curve is exactly the rows up to the checkpoint
@@ -19,9 +19,9 @@ import time
 import numpy as np
 import pytest
 
-from nfsp_spiel import checkpoints
-from nfsp_spiel import evaluation
-from nfsp_spiel import run_directory
+from nfsp_spiel.core import checkpoints
+from nfsp_spiel.run import curves
+from nfsp_spiel.run import run_directory
 
 EXAMPLES = os.path.join(os.path.dirname(__file__), os.pardir, "examples")
 
@@ -76,7 +76,7 @@ def _run(binary, output, target, *extra):
 
 
 def _rows(output):
-  return evaluation.read_curve(os.path.join(output, "curve.csv"))
+  return curves.read_curve(os.path.join(output, "curve.csv"))
 
 
 def _steps(rows):
@@ -166,7 +166,7 @@ def test_a_run_without_checkpoint_starts_a_fresh_curve(tmp_path, binary):
   out = _run(binary, output, first)
   assert "no checkpoint in" in out
   assert "the earlier run's curve is kept as curve.csv.1" in out
-  assert _steps(evaluation.read_curve(
+  assert _steps(curves.read_curve(
       os.path.join(output, "curve.csv.1"))) == _steps(before)
   rows = _rows(output)
   assert 1 < len(rows) < len(before)
@@ -346,7 +346,7 @@ def test_fresh_run_moves_the_old_curve_aside(tmp_path):
   assert not os.path.exists(tmp_path / "tensorboard")
   assert fresh.kept_previous == [f"{fresh.curve}.2",
                                  str(tmp_path / "tensorboard.2")]
-  assert evaluation.read_curve(f"{fresh.curve}.2") == rows
+  assert curves.read_curve(f"{fresh.curve}.2") == rows
   assert open(f"{fresh.png}.1").read() == "a run before that"
 
 
@@ -412,11 +412,11 @@ def test_the_first_stop_signal_requests_a_stop_the_second_ends_at_once(
 
 
 def test_tensorboard_is_rebuilt_from_the_curve(tmp_path):
-  logger = evaluation.LearningCurveLogger(str(tmp_path), tensorboard=True)
+  logger = curves.LearningCurveLogger(str(tmp_path), tensorboard=True)
   for step in (1, 2, 3):
     logger.log(step, exploitability=1.0 / step)
-  evaluation.cut_curve(logger.path, 2)
-  reopened = evaluation.LearningCurveLogger(str(tmp_path), tensorboard=True)
+  curves.cut_curve(logger.path, 2)
+  reopened = curves.LearningCurveLogger(str(tmp_path), tensorboard=True)
   reopened.log(3, exploitability=0.3)
   assert _tensorboard_steps(str(tmp_path)) == [1.0, 2.0, 3.0]
   np.testing.assert_allclose(

@@ -9,7 +9,7 @@ import pytest
 import nfsp_spiel  # noqa: F401
 from nfsp_spiel import evaluation
 from nfsp_spiel import nfsp
-from nfsp_spiel import selfplay
+from nfsp_spiel.nfsp import selfplay
 from nfsp_spiel.core import checkpoints
 from nfsp_spiel.nfsp import fused_learning
 

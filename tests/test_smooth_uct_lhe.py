@@ -9,12 +9,12 @@ import pyspiel
 import pytest
 
 import nfsp_spiel  # noqa: F401
-from nfsp_spiel import board_buckets
-from nfsp_spiel import card_abstraction
+from nfsp_spiel.poker import board_buckets
+from nfsp_spiel.poker import card_abstraction
 from nfsp_spiel import evaluation
 from nfsp_spiel import smooth_uct
-from nfsp_spiel import smooth_uct_lhe
-from nfsp_spiel.games import hand_ranks
+from nfsp_spiel.smooth_uct import lhe
+from nfsp_spiel.poker import hand_ranks
 
 
 @pytest.fixture(scope="module")
@@ -24,7 +24,7 @@ def game():
 
 @pytest.fixture(scope="module")
 def tree():
-  return smooth_uct_lhe.betting_tree()
+  return lhe.betting_tree()
 
 
 def _play(game, rng, num_games, decide):
@@ -98,7 +98,7 @@ def test_exploration_schedule_closed_form(tree):
   46.5 is above the cap); on the river after checks all the way, the pot is
   2 and 16 big blinds are left to bet: 10; after a capped preflop and flop
   (pot 16) the turn's start is min(24, 16 + 0.5 * 32)."""
-  c = smooth_uct_lhe.exploration(tree, 24.0, 0.5)
+  c = lhe.exploration(tree, 24.0, 0.5)
   assert c[0] == 24.0
   checks = (1, 1) + (1, 1) * 3
   river = tree.node_of[checks[:-1]]
@@ -112,7 +112,7 @@ def test_exploration_schedule_closed_form(tree):
 
 
 def test_simulator_bookkeeping(game, fake_tables):
-  search = smooth_uct_lhe.SmoothUCTLHE(game, seed=1, tables=fake_tables,
+  search = lhe.SmoothUCTLHE(game, seed=1, tables=fake_tables,
                                        threads=1)
   search.run(20_000)
   assert search.episodes == 20_000
@@ -129,7 +129,7 @@ def test_simulator_bookkeeping(game, fake_tables):
 
 def test_one_information_state_per_player_joins_per_episode(game,
                                                            fake_tables):
-  search = smooth_uct_lhe.SmoothUCTLHE(game, seed=5, tables=fake_tables)
+  search = lhe.SmoothUCTLHE(game, seed=5, tables=fake_tables)
   owner = search.tree.player[np.searchsorted(
       search.tree.offset, np.arange(search.tree.num_infosets), "right") - 1]
   before = search.expanded
@@ -149,7 +149,7 @@ def test_policies_on_nfsp_lhe_states(game, fake_tables):
   information state: its betting node and the bucket of its player's cards
   on the round (`board_buckets.bucket`, which tests/test_board_buckets.py
   checks against the index tables), uniform where unvisited."""
-  search = smooth_uct_lhe.SmoothUCTLHE(game, seed=2, tables=fake_tables)
+  search = lhe.SmoothUCTLHE(game, seed=2, tables=fake_tables)
   search.run(50_000)
   average, greedy = search.average_policy(), search.greedy_policy()
   rng = np.random.default_rng(3)
@@ -182,13 +182,13 @@ def test_policies_on_nfsp_lhe_states(game, fake_tables):
 
 def test_greedy_profile_saves_loads_and_plays_as_the_search(game, fake_tables,
                                                            tmp_path):
-  search = smooth_uct_lhe.SmoothUCTLHE(game, seed=6, tables=fake_tables)
+  search = lhe.SmoothUCTLHE(game, seed=6, tables=fake_tables)
   search.run(20_000)
   path = search.greedy_policy().save(tmp_path / "profile")
-  profile = smooth_uct_lhe.GreedyProfile.load(game, path, tables=fake_tables)
+  profile = lhe.GreedyProfile.load(game, path, tables=fake_tables)
   assert profile.settings["episodes"] == 20_000
   assert profile.settings["seed"] == 6 and profile.settings["gamma"] == 0.1
-  unvisited = profile.choice == smooth_uct_lhe.UNVISITED
+  unvisited = profile.choice == lhe.UNVISITED
   np.testing.assert_array_equal(unvisited, search.counts == 0)
   assert 0 < unvisited.mean() < 1
   rng = np.random.default_rng(7)
@@ -207,20 +207,20 @@ def test_greedy_profile_saves_loads_and_plays_as_the_search(game, fake_tables,
   _play(game, rng, 20, check)
   np.savez(tmp_path / "other.npz", q=search.q)
   with pytest.raises(ValueError, match="not a greedy profile"):
-    smooth_uct_lhe.GreedyProfile.load(game, tmp_path / "other.npz",
+    lhe.GreedyProfile.load(game, tmp_path / "other.npz",
                                       tables=fake_tables)
   with pytest.raises(ValueError, match="one entry per information state"):
-    smooth_uct_lhe.GreedyProfile(game, profile.choice[:-1], {},
+    lhe.GreedyProfile(game, profile.choice[:-1], {},
                                  tables=fake_tables)
 
 
 def test_checkpoint_round_trip(game, fake_tables, tmp_path):
-  search = smooth_uct_lhe.SmoothUCTLHE(game, seed=4, tables=fake_tables,
+  search = lhe.SmoothUCTLHE(game, seed=4, tables=fake_tables,
                                        threads=1)
   search.run(5_000)
   path = str(tmp_path / "search.npz")
   search.save(path)
-  again = smooth_uct_lhe.SmoothUCTLHE.restore(game, path, seed=4,
+  again = lhe.SmoothUCTLHE.restore(game, path, seed=4,
                                               tables=fake_tables, threads=1)
   assert again.episodes == 5_000
   for name in ("counts", "action_counts", "q"):
@@ -235,7 +235,7 @@ def test_threads_share_the_tables(game, fake_tables):
   states (player 1's preflop buckets, visited once per episode) count every
   episode but the few updates lost to a collision (1.5M rows: rare). A
   thread cannot record the deals in order."""
-  search = smooth_uct_lhe.SmoothUCTLHE(game, seed=1, tables=fake_tables,
+  search = lhe.SmoothUCTLHE(game, seed=1, tables=fake_tables,
                                        threads=2)
   search.run(50_000)
   assert search.episodes == 50_000
@@ -247,7 +247,7 @@ def test_threads_share_the_tables(game, fake_tables):
 
 def test_refuses_other_games():
   with pytest.raises(ValueError, match="nfsp_lhe"):
-    smooth_uct_lhe.SmoothUCTLHE(pyspiel.load_game("leduc_poker"))
+    lhe.SmoothUCTLHE(pyspiel.load_game("leduc_poker"))
 
 
 @pytest.mark.slow
@@ -255,7 +255,7 @@ def test_learns_to_beat_always_call(game):
   """With the real tables, a few million episodes of Smooth UCT make a
   greedy profile that wins against always-call (which never folds, so value
   bets on strong buckets win)."""
-  search = smooth_uct_lhe.SmoothUCTLHE(game, seed=0)
+  search = lhe.SmoothUCTLHE(game, seed=0)
   search.run(5_000_000)
   result = evaluation.head_to_head(
       game, search.greedy_policy(), evaluation.baselines.AlwaysCall(game),
@@ -269,7 +269,7 @@ def test_each_episode_plays_with_the_buckets_of_its_own_cards(game,
   it plays them: every episode's buckets must still be those of its own
   cards (`board_buckets.bucket`, checked against the index tables in
   tests/test_board_buckets.py), and the deals fresh ones."""
-  search = smooth_uct_lhe.SmoothUCTLHE(game, seed=8, tables=fake_tables,
+  search = lhe.SmoothUCTLHE(game, seed=8, tables=fake_tables,
                                        threads=1)
   record = np.zeros((500, 17), np.int64)
   search._simulate(500, record)  # pylint: disable=protected-access
@@ -288,10 +288,10 @@ def test_the_shipped_profile_is_the_documented_search(game, fake_tables):
   """The package's SmooCT-like opponent is Smooth UCT's greedy profile after
   10^9 episodes with the thesis' LHE settings, seed 0, and has a choice at
   most information states."""
-  profile = smooth_uct_lhe.shipped_profile(game, tables=fake_tables)
+  profile = lhe.shipped_profile(game, tables=fake_tables)
   assert profile.settings == {
       **dataclasses.asdict(smooth_uct.SmoothUCTConfig.lhe()),
       "seed": 0, "episodes": 10**9}
-  visited = profile.choice != smooth_uct_lhe.UNVISITED
+  visited = profile.choice != lhe.UNVISITED
   assert visited.mean() > 0.8
   assert profile.choice[visited].max() <= 2

@@ -11,9 +11,9 @@ from open_spiel.python.algorithms import get_all_states
 
 import nfsp_spiel  # noqa: F401
 from nfsp_spiel import evaluation
-from nfsp_spiel import public_tree
-from nfsp_spiel import sequence_form
-from nfsp_spiel import xfp
+from nfsp_spiel.trees import public_tree
+from nfsp_spiel.trees import sequence_form
+from nfsp_spiel.fictitious_play import xfp
 
 
 def test_kuhn_converges_to_the_nash_family():

@@ -15,6 +15,7 @@ import pyspiel
 import nfsp_spiel  # noqa: F401
 from nfsp_spiel import evaluation
 from nfsp_spiel import smooth_uct
+from nfsp_spiel.run import curves
 import figure_runs
 
 flags.DEFINE_integer("episodes", 20_000_000, "Episodes per run.")
@@ -37,10 +38,10 @@ def main(argv):
         mse[seed, j] = evaluation.kuhn.nash_mse(game, search.average_policy())
     directory = os.path.join(figure_runs.HERE, "data", "fig3_2",
                              name.replace(" ", "_").lower())
-    path = os.path.join(directory, evaluation.curves.CSV_NAME)
+    path = os.path.join(directory, curves.CSV_NAME)
     if os.path.exists(path):
       os.remove(path)
-    logger = evaluation.LearningCurveLogger(directory)
+    logger = curves.LearningCurveLogger(directory)
     for j, thousands in enumerate(points):
       logger.log(thousands * 1000, mean_squared_error=mse[:, j].mean(),
                  standard_error=mse[:, j].std(ddof=1) / np.sqrt(len(mse)))

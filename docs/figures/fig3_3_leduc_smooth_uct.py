@@ -14,7 +14,7 @@ import numpy as np
 import pyspiel
 
 import nfsp_spiel  # noqa: F401
-from nfsp_spiel import evaluation
+from nfsp_spiel.run import curves
 from nfsp_spiel import smooth_uct
 import figure_runs
 
@@ -25,10 +25,10 @@ flags.DEFINE_integer("mccfr_iterations", 50_000_000, "OS-MCCFR iterations.")
 def curve(name, advance, exploitability, total):
   """Logs `exploitability` at log-spaced episode counts up to `total`."""
   directory = os.path.join(figure_runs.HERE, "data", "fig3_3", name)
-  path = os.path.join(directory, evaluation.curves.CSV_NAME)
+  path = os.path.join(directory, curves.CSV_NAME)
   if os.path.exists(path):
     os.remove(path)
-  logger = evaluation.LearningCurveLogger(directory)
+  logger = curves.LearningCurveLogger(directory)
   done = 0
   for target in np.unique(np.geomspace(10_000, total, 25).astype(np.int64)):
     advance(int(target - done))

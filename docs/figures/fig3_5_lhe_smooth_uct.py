@@ -4,7 +4,7 @@ The thesis trained both for 14 days (about 62 billion episodes each) in the
 E[HS^2] abstraction and played their greedy profiles' snapshots against
 SmooCT (ACPC 2014's runner-up, not available) and against each other; UCT
 led for under 72 hours (about 1.3e10 episodes at its rate), then Smooth UCT.
-Here each search (`nfsp_spiel.smooth_uct_lhe`, thesis parameters
+Here each search (`nfsp_spiel.smooth_uct.lhe`, thesis parameters
 `SmoothUCTConfig.lhe()` / `uct_lhe()`) trains through
 `examples/smooth_uct.py` to each of `--episodes`' decades in turn, both
 searches to one decade before either goes on to the next, writing its greedy
@@ -39,7 +39,7 @@ import figure_runs  # docs/figures/figure_runs.py
 
 import nfsp_spiel  # noqa: F401
 from nfsp_spiel import evaluation
-from nfsp_spiel import smooth_uct_lhe
+from nfsp_spiel.smooth_uct import lhe
 from nfsp_spiel.poker import board_buckets
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -101,7 +101,7 @@ def evaluate(args):
     if not all(os.path.exists(path) and _profile_episodes(path) == episodes
                for path in paths.values()):
       continue
-    greedy = {p: smooth_uct_lhe.GreedyProfile.load(game, path, tables)
+    greedy = {p: lhe.GreedyProfile.load(game, path, tables)
               for p, path in paths.items()}
     # A run stopped before its decade (Ctrl-C, --seconds) still writes its
     # profile there; it holds the episodes it reached, not the decade's.

@@ -9,7 +9,7 @@ from absl import flags
 import pyspiel
 
 import nfsp_spiel  # noqa: F401
-from nfsp_spiel import xfp
+from nfsp_spiel.fictitious_play import xfp
 import figure_runs
 
 flags.DEFINE_integer("iterations", 20000, "Iterations per algorithm.")

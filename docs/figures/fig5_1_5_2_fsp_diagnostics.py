@@ -48,7 +48,8 @@ import pyspiel
 
 import nfsp_spiel  # noqa: F401
 from nfsp_spiel import evaluation
-from nfsp_spiel import fsp
+from nfsp_spiel.run import curves as run_curves
+from nfsp_spiel.fictitious_play import fsp
 import figure_runs
 
 flags.DEFINE_integer("iterations", 100000, "FSP iterations per seed.")
@@ -73,7 +74,7 @@ READINGS = {"icml": ("", "", fsp.FSPConfig()),
 
 def seed_path(seed, reading="icml"):
   return os.path.join(DIRECTORY, f"{READINGS[reading][0]}seed{seed}",
-                      evaluation.curves.CSV_NAME)
+                      run_curves.CSV_NAME)
 
 
 def evaluation_points(iterations):
@@ -92,7 +93,7 @@ def run_seeds(seeds, iterations, reading):
     path = seed_path(seed, reading)
     if os.path.exists(path):
       os.remove(path)
-    loggers.append(evaluation.LearningCurveLogger(os.path.dirname(path)))
+    loggers.append(run_curves.LearningCurveLogger(os.path.dirname(path)))
   when = evaluation_points(iterations)
   for k in range(1, iterations + 1):
     for solver, logger in zip(solvers, loggers):
@@ -117,7 +118,7 @@ MECHANISM_POINTS = (5000, 10000, 20000, 30000, 39000, 40000, 42000, 45000,
 def mechanism(gamma, iterations, seed=0):
   """The mechanism diagnostics of one run with mixing constant `gamma`."""
   import csv  # pylint: disable=g-import-not-at-top
-  from nfsp_spiel import sequence_form  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.trees import sequence_form  # pylint: disable=g-import-not-at-top
   game = pyspiel.load_game("nfsp_leduc")
   solver = fsp.FSPSolver(game, seed=seed, mixing_gamma=gamma)
   # Per memory slot: did the opponent play its best response in the episode
@@ -179,7 +180,7 @@ def regimes(config):
 
 def plot(seeds, reading="icml"):
   _, suffix, config = READINGS[reading]
-  curves = [evaluation.curves.read_curve(seed_path(s, reading))
+  curves = [run_curves.read_curve(seed_path(s, reading))
             for s in seeds]
   steps = np.array([r["step"] for r in curves[0]])
   length = min(len(c) for c in curves)

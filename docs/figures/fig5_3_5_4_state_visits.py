@@ -28,8 +28,8 @@ from absl import flags
 import pyspiel
 
 import nfsp_spiel  # noqa: F401
-from nfsp_spiel import fsp
-from nfsp_spiel import xfp
+from nfsp_spiel.fictitious_play import fsp
+from nfsp_spiel.fictitious_play import xfp
 import figure_runs
 
 flags.DEFINE_integer("iterations", 300_000, "FSP iterations per game.")

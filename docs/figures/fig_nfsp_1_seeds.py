@@ -214,7 +214,7 @@ def plot():
   for run in SEPARATE:
     if os.path.isdir(os.path.dirname(_curve(run))) and _seeds_on_disk(run):
       combine_separate_runs(run)
-  from nfsp_spiel import evaluation  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.run import curves as run_curves  # pylint: disable=g-import-not-at-top
   for panel, runs in PANELS.items():
     curves = {label: _curve(run) for label, run in runs.items()
               if os.path.exists(_curve(run))}
@@ -222,7 +222,7 @@ def plot():
       curves["DQN greedy"] = (curves["DQN"],
                               "exploitability_best_response")
     output = os.path.join(figure_runs.HERE, f"fig_nfsp_{panel}_seeds.png")
-    evaluation.plot_curves(
+    run_curves.plot_curves(
         curves, output, metric="exploitability", loglog=True,
         xlabel="episodes", title=f"NFSP fig. {panel} on nfsp_leduc: "
         f"{TITLES[panel]}, 3 seeds each (seeds thin; mean, shaded +-1 "

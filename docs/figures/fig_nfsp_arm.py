@@ -100,10 +100,10 @@ def plot(game, seeds, metric="exploitability"):
   matplotlib.use("Agg")
   import matplotlib.pyplot as plt  # pylint: disable=g-import-not-at-top
   import pyspiel  # pylint: disable=g-import-not-at-top
-  from nfsp_spiel import evaluation  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.run import curves as run_curves  # pylint: disable=g-import-not-at-top
   runs = {}
   for algorithm in ALGORITHMS:
-    curves = [evaluation.read_curve(_curve(game, algorithm, seed))
+    curves = [run_curves.read_curve(_curve(game, algorithm, seed))
               for seed in seeds if os.path.exists(_curve(game, algorithm,
                                                           seed))]
     curves = [[(row["step"], row[metric]) for row in curve]
@@ -126,7 +126,7 @@ def plot(game, seeds, metric="exploitability"):
   axes.xaxis.set_major_formatter(matplotlib.ticker.EngFormatter(sep=""))
   axes.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
   axes.set_xlabel("episodes")
-  unit = evaluation.curves.payoff_unit(pyspiel.load_game(game))
+  unit = run_curves.payoff_unit(pyspiel.load_game(game))
   if metric in SEAT_FIGURES:
     number, seat = SEAT_FIGURES[metric]
     axes.set_ylabel(f"reward against a random player, as the {seat} "

@@ -46,11 +46,11 @@ def plot_seeds(curves):
   import matplotlib  # pylint: disable=g-import-not-at-top
   matplotlib.use("Agg")
   import matplotlib.pyplot as plt  # pylint: disable=g-import-not-at-top
-  from nfsp_spiel import evaluation  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.run import curves as run_curves  # pylint: disable=g-import-not-at-top
 
   def points(path):
     return [(row["step"], row["exploitability"])
-            for row in evaluation.read_curve(path) if row["step"] > 0]
+            for row in run_curves.read_curve(path) if row["step"] > 0]
 
   figure, axes = plt.subplots(figsize=(6.4, 4.4))
   seeds = [points(curves[run]) for run in SEEDS if run in curves]

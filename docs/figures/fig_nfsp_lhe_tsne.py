@@ -396,7 +396,7 @@ def main():
   import pyspiel  # pylint: disable=g-import-not-at-top
   import nfsp_spiel  # noqa: F401  pylint: disable=g-import-not-at-top,unused-import
   from nfsp_spiel import nfsp  # pylint: disable=g-import-not-at-top
-  from nfsp_spiel import selfplay  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.nfsp import selfplay  # pylint: disable=g-import-not-at-top
   game = pyspiel.load_game("nfsp_lhe")
   config = nfsp.NFSPConfig.lhe(precision=args.precision)
   agents = nfsp.agents_for(game, config)

@@ -10,7 +10,7 @@ This machine's CPU has no bfloat16 units, where `examples/nfsp.py` refuses
 bfloat16 (emulated products are slower than float32). TensorFlow computes the
 same bfloat16-rounded products on any CPU, only slower, so for this check
 the run goes through the binary in this process with the units pretended
-(`networks.bfloat16_units`), as `tests/test_precision.py` does. Acting is
+(`core.hardware.bfloat16_units`), as `tests/test_precision.py` does. Acting is
 float32 numpy in both precisions. The checkpoint stays under
 `runs/figures/nfsp_precision/` (the same command resumes it); the curve is
 copied to `data/nfsp_precision/bfloat16/curve.csv`.
@@ -36,9 +36,9 @@ FLOAT32 = os.path.join(figure_runs.HERE, "data", "nfsp_fig1_seeds",
 
 def train(episodes, eval_every, seeds):
   """The bfloat16 population through examples/nfsp.py, in this process."""
-  from nfsp_spiel.nfsp import networks  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.core import hardware  # pylint: disable=g-import-not-at-top
   # Emulated here: the same numbers as bfloat16 units give, slower.
-  networks.bfloat16_units = lambda device=None: True
+  hardware.bfloat16_units = lambda device=None: True
   argv = sys.argv
   sys.path.insert(0, os.path.join(ROOT, "examples"))  # its run_flags
   sys.argv = [os.path.join(ROOT, "examples", "nfsp.py"), "--seeds", seeds,
@@ -58,9 +58,9 @@ def train(episodes, eval_every, seeds):
 
 
 def plot():
-  from nfsp_spiel import evaluation  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.run import curves  # pylint: disable=g-import-not-at-top
   output = os.path.join(figure_runs.HERE, "fig_nfsp_precision_leduc.png")
-  evaluation.plot_curves(
+  curves.plot_curves(
       {"float32": FLOAT32, "bfloat16 products": CURVE}, output,
       metric="exploitability", loglog=True, xlabel="episodes",
       title="NFSP on nfsp_leduc ([64]) in both precisions, 3 seeds each "

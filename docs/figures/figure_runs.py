@@ -11,7 +11,7 @@ import statistics
 
 import numpy as np
 
-from nfsp_spiel import evaluation
+from nfsp_spiel.run import curves as run_curves
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -34,9 +34,9 @@ def run(solver, figure, label, iterations=None, seconds=None, evaluate=None,
   work = (lambda: {"state_visits": solver.state_visits}) if hasattr(
       solver, "state_visits") else dict
   directory = os.path.join(HERE, "data", figure, label)
-  if os.path.exists(os.path.join(directory, evaluation.curves.CSV_NAME)):
-    os.remove(os.path.join(directory, evaluation.curves.CSV_NAME))
-  logger = evaluation.LearningCurveLogger(directory)
+  if os.path.exists(os.path.join(directory, run_curves.CSV_NAME)):
+    os.remove(os.path.join(directory, run_curves.CSV_NAME))
+  logger = run_curves.LearningCurveLogger(directory)
   if iterations:
     when = log_points(iterations, points)
     for iteration in range(1, iterations + 1):
@@ -62,7 +62,7 @@ def run(solver, figure, label, iterations=None, seconds=None, evaluate=None,
 def random_start_runs(game, figure, variants, seeds, iterations):
   """XFP from `seeds` random initial strategies (thesis 4.5.1) per variant,
   {label: (run folder prefix, XFPConfig fields)}; returns {label #seed: csv}."""
-  from nfsp_spiel import xfp  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.fictitious_play import xfp  # pylint: disable=g-import-not-at-top
   runs = {}
   for label, (prefix, fields) in variants.items():
     for seed in range(seeds):
@@ -75,7 +75,7 @@ def random_start_runs(game, figure, variants, seeds, iterations):
 
 def plot(runs, figure, **kwargs):
   path = os.path.join(HERE, f"{figure}.png")
-  evaluation.plot_curves(runs, path, **kwargs)
+  run_curves.plot_curves(runs, path, **kwargs)
   print(f"wrote {path}")
   return path
 
@@ -84,7 +84,7 @@ def plot_available(figure, labels, **kwargs):
   """Plots every run of `figure` that has a curve: {run folder: label}."""
   runs = {}
   for run, label in labels.items():
-    path = os.path.join(HERE, "data", figure, run, evaluation.curves.CSV_NAME)
+    path = os.path.join(HERE, "data", figure, run, run_curves.CSV_NAME)
     if os.path.exists(path):
       runs[label] = path
   return plot(runs, figure, **kwargs)
@@ -94,8 +94,8 @@ def compare_wall_clock(figure, games, labels, title, algorithms, seconds):
   """XFP and FSP on each of `games` ({run name: game string}) for `seconds`
   of training each; plots every curve of `figure` that exists."""
   import pyspiel  # pylint: disable=g-import-not-at-top
-  from nfsp_spiel import fsp  # pylint: disable=g-import-not-at-top
-  from nfsp_spiel import xfp  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.fictitious_play import fsp  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.fictitious_play import xfp  # pylint: disable=g-import-not-at-top
   solvers = {"xfp": xfp.XFPSolver,
              "fsp": lambda game: fsp.FSPSolver(game, seed=0)}
   for algorithm in algorithms:
@@ -120,7 +120,6 @@ def mean_and_band(curves, tolerance=0.05):
   (`shared_points`): (episodes, means, lows, highs). A point's episode count
   is the seeds' mean (runs log at the first episode end past a point, so
   counts differ by a few episodes)."""
-  from nfsp_spiel.run import curves as run_curves  # pylint: disable=g-import-not-at-top
   points = []
   for point in shared_points(curves, tolerance):
     band = run_curves.band_columns("value", [value for _, value in point])

@@ -19,7 +19,7 @@ import os
 
 import figure_runs
 import nfsp_runs
-from nfsp_spiel import evaluation
+from nfsp_spiel.run import curves as run_curves
 
 FIGURE = "nfsp_ablations"
 RUNS = {  # run: (NFSPConfig changes, what it puts back)
@@ -74,7 +74,7 @@ def table():
   lines = ["| run | change | seeds | episodes | " + " | ".join(columns) + " |",
            "| --- | --- | --- | ---: |" + " ---: |" * len(columns)]
   for run, (_, what) in RUNS.items():
-    rows = [evaluation.read_curve(p)[-1] for (r, _), p in curves.items()
+    rows = [run_curves.read_curve(p)[-1] for (r, _), p in curves.items()
             if r == run]
     if not rows:
       continue

@@ -42,7 +42,7 @@ def train(figure, run, changes, episodes, seed, points=40,
   import nfsp_spiel  # noqa: F401  pylint: disable=g-import-not-at-top,unused-import
   from nfsp_spiel import evaluation  # pylint: disable=g-import-not-at-top
   from nfsp_spiel import nfsp  # pylint: disable=g-import-not-at-top
-  from nfsp_spiel import selfplay  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.nfsp import selfplay  # pylint: disable=g-import-not-at-top
   from nfsp_spiel.run import run_directory  # pylint: disable=g-import-not-at-top
   game = pyspiel.load_game(game_string)
   if isinstance(changes, nfsp.NFSPConfig):

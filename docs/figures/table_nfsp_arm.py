@@ -57,7 +57,7 @@ def trained_policy(game_string, algorithm, seed):
   """The average policy of a figure run's final checkpoint, tabulated."""
   import pyspiel  # pylint: disable=g-import-not-at-top
   from nfsp_spiel import nfsp  # pylint: disable=g-import-not-at-top
-  from nfsp_spiel import selfplay  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.nfsp import selfplay  # pylint: disable=g-import-not-at-top
   game = pyspiel.load_game(game_string)
   agents = nfsp.agents_for(game, fig_nfsp_arm.config(algorithm, game_string),
                            seed=seed)

@@ -6,7 +6,7 @@ another game's, one written with other settings or a damaged one raises a
 `CheckpointError` naming the file, what it holds and what was expected, and
 nothing changes. Files are written atomically (`write`): a run killed while
 saving keeps its previous checkpoint. A training run may store its `progress`
-(clocks, see `nfsp_spiel.run_directory`) in the same file, so that the
+(clocks, see `nfsp_spiel.run.run_directory`) in the same file, so that the
 checkpoint and the run's clock never disagree.
 """
 

@@ -18,13 +18,9 @@
   always-raise, always-fold and equity-threshold players.
 * `kuhn`: Kuhn poker's equilibrium family and the distance to it.
 
-The learning curves (`LearningCurveLogger`, `cut_curve`, `plot_curves`,
-`read_curve`) belong to the run infrastructure, `nfsp_spiel.run.curves`; the
-names stay importable from here, loaded on first use (the curves read the
-poker games' stakes, not this module, so no import cycle forms).
+The learning curves (`LearningCurveLogger`, `plot_curves`, ...) belong to the
+run infrastructure: `nfsp_spiel.run.curves`.
 """
-
-import importlib
 
 from nfsp_spiel.evaluation import baselines
 from nfsp_spiel.evaluation import kuhn
@@ -46,14 +42,3 @@ from nfsp_spiel.evaluation.matches import three_player_match
 from nfsp_spiel.evaluation.policies import as_policy
 from nfsp_spiel.evaluation.policies import as_tabular
 from nfsp_spiel.poker.stakes import big_blind
-
-_CURVE_NAMES = ("LearningCurveLogger", "cut_curve", "plot_curves",
-                "read_curve")
-
-
-def __getattr__(name):
-  if name == "curves":  # the module's old place
-    return importlib.import_module("nfsp_spiel.run.curves")
-  if name not in _CURVE_NAMES:
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-  return getattr(importlib.import_module("nfsp_spiel.run.curves"), name)

@@ -6,7 +6,7 @@ network's weights, the learner's optimiser state and both memories, with the
 records not yet stored. A run's file (`save_agents`) holds every player's
 agent under `agent<p>/` beside the driver's own arrays, under a header that
 names the algorithm, game, configuration and the driver's settings
-(`nfsp_spiel.checkpoints`), so that a run refuses a checkpoint of other
+(`nfsp_spiel.core.checkpoints`), so that a run refuses a checkpoint of other
 settings. Headers written before the learners' configurations were split off
 name the learner's fields flat (`rl_learning_rate`, ...): they are read
 through `config.complete_header`, so every earlier checkpoint still loads.

@@ -57,7 +57,7 @@ from nfsp_spiel.nfsp import fused_learning
 from nfsp_spiel.nfsp import policy
 from nfsp_spiel.nfsp import selfplay
 
-INSTALL_HINT = ("nfsp_spiel.distributed needs Ray: pip install "
+INSTALL_HINT = ("nfsp_spiel.nfsp.distributed needs Ray: pip install "
                 "'nfsp_spiel[distributed]'")
 # A seed-sequence tag of the actors' seeds: no other seed of a run is a
 # sequence of this length ending in it (numpy pads sequences with zeros).

@@ -4,17 +4,17 @@ A script written for OpenSpiel's PyTorch NFSP (`open_spiel.python.pytorch.
 nfsp`; its JAX one takes the same arguments) runs on `nfsp_spiel.nfsp.NFSP`
 with
 
-    from nfsp_spiel import openspiel_nfsp as nfsp
+    from nfsp_spiel.nfsp import openspiel_nfsp as nfsp
 
 and one written for its TF1 agent (`open_spiel.python.algorithms.nfsp`) with
-`from nfsp_spiel import openspiel_nfsp_tf1 as nfsp`. `NFSP(...)` takes
+`from nfsp_spiel.nfsp import openspiel_nfsp_tf1 as nfsp`. `NFSP(...)` takes
 OpenSpiel's arguments with OpenSpiel's defaults, which are OpenSpiel's
 settings, not the paper's (`NFSPConfig.leduc()` holds the paper's Leduc
 experiment), and returns an `nfsp_spiel.nfsp.NFSP` whose `NFSPConfig`
 (`openspiel_config`) gives the same updates where the two agents can:
 
 * OpenSpiel's PyTorch and TF1 DQNs descend the mean squared TD error, this
-  agent half of it (`nfsp_spiel.dqn`): `rl_learning_rate` is doubled, which
+  agent half of it (`nfsp_spiel.nfsp.dqn`): `rl_learning_rate` is doubled, which
   makes the same SGD step (OpenSpiel's JAX DQN halves it too: a JAX script
   gets twice its RL step unless it halves `rl_learning_rate`);
 * OpenSpiel learns from a memory once it holds both `batch_size` and
@@ -88,7 +88,7 @@ def openspiel_config(hidden_layers_sizes, reservoir_buffer_capacity,
                      sl_learning_rate=0.01, min_buffer_size_to_learn=1000,
                      learn_every=64, optimizer_str="sgd", **settings):
   """The `NFSPConfig` of OpenSpiel NFSP arguments (`settings`: those it
-  passes on to its DQN), e.g. for `nfsp_spiel.selfplay`'s batched loop."""
+  passes on to its DQN), e.g. for `nfsp_spiel.nfsp.selfplay`'s batched loop."""
   unknown = sorted(set(settings) - set(_SETTINGS))
   if unknown:
     raise TypeError(f"OpenSpiel's NFSP and DQN take no arguments {unknown}")

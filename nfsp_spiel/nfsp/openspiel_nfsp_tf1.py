@@ -4,10 +4,10 @@ A script written for OpenSpiel's TensorFlow 1 NFSP
 (`open_spiel.python.algorithms.nfsp`, gone from recent OpenSpiel releases)
 runs on `nfsp_spiel.nfsp.NFSP` with
 
-    from nfsp_spiel import openspiel_nfsp_tf1 as nfsp
+    from nfsp_spiel.nfsp import openspiel_nfsp_tf1 as nfsp
 
 `NFSP(session, player_id, ...)` maps its arguments as
-`nfsp_spiel.openspiel_nfsp` does (see there what differs), with the TF1
+`nfsp_spiel.nfsp.openspiel_nfsp` does (see there what differs), with the TF1
 DQN's own schedule: epsilon decays linearly and the target network is copied
 whole, as here. The session goes unused: the agent builds and steps in
 TensorFlow 2's eager mode, also inside the script's `with
@@ -23,7 +23,7 @@ not a directory).
 """
 
 from nfsp_spiel import nfsp
-from nfsp_spiel import openspiel_nfsp
+from nfsp_spiel.nfsp import openspiel_nfsp
 from nfsp_spiel.core.quiet_tensorflow import tf
 from nfsp_spiel.nfsp import MODE  # noqa: F401  (OpenSpiel's name)
 

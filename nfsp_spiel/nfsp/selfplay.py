@@ -23,7 +23,7 @@ learner's does. On Limit Hold'em's large networks XLA makes the calls 1.3x
 faster in groups (BUILD_NOTES, "Limit Hold'em's learning calls in groups"),
 so `examples/nfsp.py` uses G = 8 there.
 
-The games are held by `nfsp_spiel.batched_games`: a compiled tree for a
+The games are held by `nfsp_spiel.trees.batched_games`: a compiled tree for a
 game small enough to enumerate, pyspiel states otherwise.
 
 Rewards are the game's returns at the end of an episode (OpenSpiel's poker
@@ -53,7 +53,7 @@ class SelfPlay:
   def __init__(self, game, agents, num_games=128, seed=0, backend="auto",
                learn=True, learn_locksteps=1):
     """`learn=False`: the agents only act and record, their learning calls
-    are made elsewhere (an actor of `nfsp_spiel.distributed`);
+    are made elsewhere (an actor of `nfsp_spiel.nfsp.distributed`);
     `learn_locksteps`: locksteps between learning (see the module
     docstring)."""
     if len(agents) != game.num_players():

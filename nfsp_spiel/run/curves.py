@@ -7,7 +7,7 @@ continues from the last row unless told where; a last row cut by a crash or a
 full disk is dropped, and readers never see it). With `tensorboard=True` it
 also writes the rows as TensorBoard scalars, rebuilt from the CSV whenever
 the directory is reopened, so that both always hold the same rows. Training
-binaries open their curve through `nfsp_spiel.run_directory`, which keeps it
+binaries open their curve through `nfsp_spiel.run.run_directory`, which keeps it
 consistent with their checkpoint. `plot_curves` draws one or several runs,
 one metric or every metric of their CSVs (a panel per unit), with axes in
 units, standard-error bands where the CSV logs them, optionally log-log like

@@ -55,10 +55,6 @@ from nfsp_spiel.smooth_uct import search as smooth_uct
 from nfsp_spiel.poker import hand_ranks
 from nfsp_spiel.games import nfsp_lhe
 
-# The thesis' settings (sec. 3.5.3) under the name docs/smooth-uct.md gave
-# them; `smooth_uct.SmoothUCTConfig.lhe()` and `.uct_lhe()` are the presets.
-LHE = smooth_uct.SmoothUCTConfig.lhe()
-
 # The rules are the game's (`nfsp_lhe`), in chips.
 BIG_BLIND = nfsp_lhe.BIG_BLIND
 

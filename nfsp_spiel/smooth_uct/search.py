@@ -119,10 +119,6 @@ class SmoothUCTConfig:
     return dataclasses.replace(cls.lhe3(), gamma=0.0, eta0=1.0, d=0.0)
 
 
-LEDUC = SmoothUCTConfig.leduc()  # as README.md and docs/ name them
-uct_config = SmoothUCTConfig.uct
-
-
 def exploration_schedule(pot, parent, new_round, cap, k):
   """Eq. 3.2 per node of a tree whose parents have lower ids (`parent`, -1
   at the root, node 0): min(cap, pot + k * potential), with the pot and the

@@ -1,6 +1,6 @@
 """What NFSP's networks read from a game: information-state tensors, or a
 perfect-information game's observation tensors. No TensorFlow, so that
-compiling a game (`nfsp_spiel.batched_games`) does not load it."""
+compiling a game (`nfsp_spiel.trees.batched_games`) does not load it."""
 
 import pyspiel
 

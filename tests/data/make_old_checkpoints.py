@@ -100,7 +100,7 @@ def nfsp_save_agents_resume(folder):
 
 def _selfplay_make(folder, name, game_name, config, episodes):
   from nfsp_spiel import nfsp  # pylint: disable=g-import-not-at-top
-  from nfsp_spiel import selfplay  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.nfsp import selfplay  # pylint: disable=g-import-not-at-top
   game = same._game(game_name)  # pylint: disable=protected-access
   driver = selfplay.SelfPlay(game, nfsp.agents_for(game, config, seed=2),
                              num_games=16, seed=3)
@@ -110,7 +110,7 @@ def _selfplay_make(folder, name, game_name, config, episodes):
 
 def _selfplay_resume(folder, name, game_name, config, episodes, arm=False):
   from nfsp_spiel import nfsp  # pylint: disable=g-import-not-at-top
-  from nfsp_spiel import selfplay  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.nfsp import selfplay  # pylint: disable=g-import-not-at-top
   game = same._game(game_name)  # pylint: disable=protected-access
   agents = nfsp.agents_for(game, config, seed=99)
   path = os.path.join(folder, name)
@@ -167,7 +167,7 @@ XFP_SETTINGS = dict(initial_strategy="random", seed=2)
 
 
 def xfp_make(folder):
-  from nfsp_spiel import xfp  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.fictitious_play import xfp  # pylint: disable=g-import-not-at-top
   solver = xfp.XFPSolver(same._game("leduc_poker"), **XFP_SETTINGS)  # pylint: disable=protected-access
   for _ in range(3):
     solver.iteration()
@@ -175,7 +175,7 @@ def xfp_make(folder):
 
 
 def xfp_resume(folder):
-  from nfsp_spiel import xfp  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.fictitious_play import xfp  # pylint: disable=g-import-not-at-top
   solver = xfp.XFPSolver.restore(same._game("leduc_poker"),  # pylint: disable=protected-access
                                  os.path.join(folder, "xfp_leduc.npz"),
                                  **XFP_SETTINGS)
@@ -191,7 +191,7 @@ FSP_SETTINGS = dict(seed=3, memory_episodes=200)
 
 
 def _fsp_make(folder, game_name):
-  from nfsp_spiel import fsp  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.fictitious_play import fsp  # pylint: disable=g-import-not-at-top
   solver = fsp.FSPSolver(same._game(game_name), **FSP_SETTINGS)  # pylint: disable=protected-access
   for _ in range(300):  # past the point where the memories are full
     solver.iteration()
@@ -199,7 +199,7 @@ def _fsp_make(folder, game_name):
 
 
 def _fsp_resume(folder, game_name):
-  from nfsp_spiel import fsp  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.fictitious_play import fsp  # pylint: disable=g-import-not-at-top
   solver = fsp.FSPSolver.restore(same._game(game_name),  # pylint: disable=protected-access
                                  os.path.join(folder, f"fsp_{game_name}.npz"),
                                  **FSP_SETTINGS)
@@ -232,8 +232,10 @@ def fsp_leduc_resume(folder):
 
 def smooth_uct_make(folder):
   from nfsp_spiel import smooth_uct  # pylint: disable=g-import-not-at-top
-  search = smooth_uct.SmoothUCT(same._game("leduc_poker"), smooth_uct.LEDUC,  # pylint: disable=protected-access
-                                seed=2, **same.one_thread(smooth_uct.SmoothUCT))
+  search = smooth_uct.SmoothUCT(
+      same._game("leduc_poker"),  # pylint: disable=protected-access
+      same.old_names.smooth_uct_preset(smooth_uct, "leduc"), seed=2,
+      **same.one_thread(smooth_uct.SmoothUCT))
   search.run(3_000)
   search.save(os.path.join(folder, "smooth_uct_leduc.npz"))
 
@@ -242,7 +244,8 @@ def smooth_uct_resume(folder):
   from nfsp_spiel import smooth_uct  # pylint: disable=g-import-not-at-top
   search = smooth_uct.SmoothUCT.restore(
       same._game("leduc_poker"), os.path.join(folder, "smooth_uct_leduc.npz"),  # pylint: disable=protected-access
-      smooth_uct.LEDUC, seed=2, **same.one_thread(smooth_uct.SmoothUCT))
+      same.old_names.smooth_uct_preset(smooth_uct, "leduc"), seed=2,
+      **same.one_thread(smooth_uct.SmoothUCT))
   restored = int(search.episodes)
   search.run(2_000)
   return {"episodes": [restored, int(search.episodes)],

@@ -11,8 +11,10 @@ working tree:
 
 (the script refuses to write unless `nfsp_spiel` is imported from
 $NFSP_SPIEL_BASE). `tests/test_same_numbers.py` imports this file and runs
-the very same `CASES` with the current code. Only names that the redesign
-keeps public are used: `nfsp.NFSP`/`NFSPConfig`/`agents_for`/`NFSPPolicy`,
+the very same `CASES` with the current code. Modules go by their layered
+names, which `import_from_base` lends to the base's modules
+(`old_names.alias_layered_names`). Only names that the redesign keeps public
+are used: `nfsp.NFSP`/`NFSPConfig`/`agents_for`/`NFSPPolicy`,
 `selfplay.SelfPlay`, the solver classes and `evaluation`'s functions.
 
 Floats are summarised by sums (compared with rel 1e-6), integer tables by
@@ -31,6 +33,9 @@ import sys
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import old_names  # noqa: E402  pylint: disable=g-import-not-at-top,wrong-import-position
+
 JSON_PATH = os.path.join(HERE, "same_numbers.json")
 COMMIT = "8b7cd09"
 
@@ -72,7 +77,7 @@ def _game(name):
 
 
 def xfp_kuhn():
-  from nfsp_spiel import xfp  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.fictitious_play import xfp  # pylint: disable=g-import-not-at-top
   solver = xfp.XFPSolver(_game("kuhn_poker"))
   values = []
   for _ in range(12):
@@ -82,7 +87,7 @@ def xfp_kuhn():
 
 
 def xfp_leduc():
-  from nfsp_spiel import xfp  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.fictitious_play import xfp  # pylint: disable=g-import-not-at-top
   game = _game("leduc_poker")
   out = {}
   for rule in ("xfp", "hendon", "gfp"):
@@ -101,7 +106,7 @@ def xfp_leduc():
 
 
 def fsp_kuhn():
-  from nfsp_spiel import fsp  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.fictitious_play import fsp  # pylint: disable=g-import-not-at-top
   solver = fsp.FSPSolver(_game("kuhn_poker"), seed=0)
   values = []
   for _ in range(3):
@@ -114,7 +119,7 @@ def fsp_kuhn():
 
 
 def fsp_leduc():
-  from nfsp_spiel import fsp  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.fictitious_play import fsp  # pylint: disable=g-import-not-at-top
   solver = fsp.FSPSolver(_game("nfsp_leduc"), seed=1, memory_episodes=300)
   for _ in range(400):
     solver.iteration()
@@ -133,8 +138,9 @@ def one_thread(search_class):
 
 def smooth_uct_leduc():
   from nfsp_spiel import smooth_uct  # pylint: disable=g-import-not-at-top
-  search = smooth_uct.SmoothUCT(_game("leduc_poker"), smooth_uct.LEDUC,
-                                seed=2, **one_thread(smooth_uct.SmoothUCT))
+  search = smooth_uct.SmoothUCT(
+      _game("leduc_poker"), old_names.smooth_uct_preset(smooth_uct, "leduc"),
+      seed=2, **one_thread(smooth_uct.SmoothUCT))
   search.run(6_000)
   return {"exploitability": search.exploitability(),
           "episodes": search.episodes,
@@ -144,8 +150,8 @@ def smooth_uct_leduc():
 
 
 def smooth_uct_lhe():
-  from nfsp_spiel import board_buckets  # pylint: disable=g-import-not-at-top
-  from nfsp_spiel import smooth_uct_lhe as lhe  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.poker import board_buckets  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.smooth_uct import lhe  # pylint: disable=g-import-not-at-top
   search = lhe.SmoothUCTLHE(_game("nfsp_lhe"), seed=4,
                             tables=board_buckets.stand_ins(),
                             **one_thread(lhe.SmoothUCTLHE))
@@ -186,7 +192,7 @@ def _nfsp_summary(game, agents):
 def nfsp_selfplay_leduc():
   """NFSP (DQN) through the batched driver."""
   from nfsp_spiel import nfsp  # pylint: disable=g-import-not-at-top
-  from nfsp_spiel import selfplay  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.nfsp import selfplay  # pylint: disable=g-import-not-at-top
   game = _game("leduc_poker")
   agents = nfsp.agents_for(game, _small_dqn(), seed=2)
   driver = selfplay.SelfPlay(game, agents, num_games=16, seed=3)
@@ -200,7 +206,7 @@ def nfsp_selfplay_kuhn_leduc_preset():
   """The shipped Leduc preset (reservoir M_SL, polynomial epsilon, torch
   initialisation, reward scaling) on Kuhn, learning early."""
   from nfsp_spiel import nfsp  # pylint: disable=g-import-not-at-top
-  from nfsp_spiel import selfplay  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.nfsp import selfplay  # pylint: disable=g-import-not-at-top
   game = _game("kuhn_poker")
   config = nfsp.NFSPConfig.leduc(min_memory_to_learn=64,
                                  rl_memory_capacity=4000,
@@ -243,7 +249,7 @@ def _small_arm():
 def nfsp_arm_selfplay_leduc():
   """NFSP-ARM through the batched driver: several ARM iterations."""
   from nfsp_spiel import nfsp  # pylint: disable=g-import-not-at-top
-  from nfsp_spiel import selfplay  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.nfsp import selfplay  # pylint: disable=g-import-not-at-top
   game = _game("leduc_poker")
   agents = nfsp.agents_for(game, _small_arm(), seed=5)
   selfplay.SelfPlay(game, agents, num_games=16, seed=5).play(1_400)
@@ -270,7 +276,7 @@ def evaluation_functions():
   after two iterations from a random start) and of Kuhn's uniform policy."""
   from open_spiel.python import policy as policy_lib  # pylint: disable=g-import-not-at-top
   from nfsp_spiel import evaluation  # pylint: disable=g-import-not-at-top
-  from nfsp_spiel import xfp  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.fictitious_play import xfp  # pylint: disable=g-import-not-at-top
   out = {}
   for name in ("leduc_poker", "kuhn_poker"):
     game = _game(name)
@@ -319,6 +325,7 @@ def import_from_base():
     if not os.path.abspath(module.__file__).startswith(base + os.sep):
       sys.exit(f"{module.__name__} comes from {module.__file__}, not from "
                f"NFSP_SPIEL_BASE={base!r}: see the docstring")
+  old_names.alias_layered_names()
 
 
 def main(names):
