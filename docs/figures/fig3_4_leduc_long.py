@@ -24,6 +24,7 @@ import os
 import shutil
 
 import figure_runs
+import figure_style
 
 FIGURE = "fig3_4"
 LABELS = {"gamma_0.1": "Smooth UCT, gamma 0.1 (fig. 3.3's schedule)",
@@ -44,8 +45,14 @@ def main():
   curves = {LABELS[run]: os.path.join(data, run, "curve.csv")
             for run in LABELS
             if os.path.exists(os.path.join(data, run, "curve.csv"))}
-  figure_runs.plot(curves, FIGURE, loglog=True, xlabel="episodes",
-                   title="Leduc: Smooth UCT's long-term learning curves")
+  paper = figure_style.paper("thesis-fig3.4")
+  shades = figure_style.shades("Smooth UCT", list(LABELS.values()))
+  figure_runs.plot(
+      curves, FIGURE, loglog=True, xlabel="episodes", styles=shades,
+      references=[(paper["level"], f"thesis: gamma {paper['gamma_stable']} "
+                   f"stabilises around {paper['level']}",
+                   shades[LABELS["gamma_0"]]["color"], None)],
+      title="Leduc: Smooth UCT's long-term learning curves")
 
 
 if __name__ == "__main__":

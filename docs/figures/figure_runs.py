@@ -12,6 +12,7 @@ import statistics
 import numpy as np
 
 from nfsp_spiel.run import curves as run_curves
+import figure_style
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -73,11 +74,18 @@ def random_start_runs(game, figure, variants, seeds, iterations):
   return runs
 
 
-def plot(runs, figure, **kwargs):
-  path = os.path.join(HERE, f"{figure}.png")
-  run_curves.plot_curves(runs, path, **kwargs)
-  print(f"wrote {path}")
-  return path
+def plot(runs, figure, ylabel=None, references=(), styles=None, **kwargs):
+  """`<figure>.png` of `runs` (`run_curves.curve_figure`'s arguments), in
+  the shared style: each run in its method's colour unless `styles` says
+  otherwise, exploitability labelled in words unless `ylabel` is given, the
+  paper's `references` ((level, label, colour, at) each) drawn."""
+  if ylabel is None and kwargs.get("metric", "exploitability") == (
+      "exploitability"):
+    ylabel = figure_style.EXPLOITABILITY
+  drawn = run_curves.curve_figure(
+      runs, styles={**figure_style.styles(runs), **(styles or {})}, **kwargs)
+  figure_style.finish(drawn, ylabel, references)
+  return figure_style.save(drawn, os.path.join(HERE, f"{figure}.png"))
 
 
 def plot_available(figure, labels, **kwargs):
@@ -161,8 +169,7 @@ def draw_seeds(axes, curves, colour, label):
     axes.plot(*zip(*curve), color=colour, alpha=0.3, linewidth=0.8)
   steps, means, lows, highs = mean_and_band(curves)
   if len(curves) > 1:
-    axes.fill_between(steps, lows, highs, color=colour, alpha=0.2,
-                      linewidth=0)
+    figure_style.band(axes, steps, lows, highs, colour)
     label = f"{label} (mean of {len(curves)} seeds \u00b1 s.e.)"
   else:
     label = f"{label} (1 seed)"

@@ -284,7 +284,8 @@ def plot_curves(runs, output, *args, **kwargs):
 
 def curve_figure(runs, metric="exploitability", x="step", loglog=False,
                  title=None, reference_slope=None, inset_loglog=False,
-                 xlabel=None, column_labels=None, payoff=CHIPS_PER_HAND):
+                 xlabel=None, column_labels=None, payoff=CHIPS_PER_HAND,
+                 styles=None):
   """A figure of `metric` against `x` for {label: csv path} runs.
 
   A run may also be {label: (csv path, its own metric)}; `metric` (or a run's
@@ -303,11 +304,13 @@ def curve_figure(runs, metric="exploitability", x="step", loglog=False,
   `reference_slope` adds a dashed c * x^slope line through the first run's
   last point (e.g. -0.5 for an O(k^-1/2) rate on a log-log plot);
   `inset_loglog` adds a log-log inset of the same curves (thesis fig. 5.3);
-  both to the first panel.
+  both to the first panel. `styles` ({run label: line properties, e.g.
+  color and linestyle}) draws a run's lines so, its band in its colour: a
+  method keeps one colour across figures; runs not named take the cycle's.
   """
   if not runs:
     raise ValueError("plot_curves needs at least one run")
-  lines = _lines(runs, metric, x, column_labels or {}, payoff)
+  lines = _lines(runs, metric, x, column_labels or {}, payoff, styles or {})
   panels = _panels(lines) or {"": []}  # a curve with no rows yet
   figure, grid = plt.subplots(len(panels), 1, sharex=True, squeeze=False,
                               figsize=(6, 1.4 + 2.6 * len(panels)))
@@ -364,11 +367,12 @@ def _draw_panel(axes, label, lines, loglog, start_decade):
 
 # One column of one run: its points, band ((lows, highs), None where the CSV
 # has none), legend label (None: not in the legend), what it measures
-# (`quantity`), the population group whose colour it shares (None: its own)
-# and whether it is a population member's line (drawn thin).
+# (`quantity`), the population group whose colour it shares (None: its own),
+# whether it is a population member's line (drawn thin) and its run's line
+# properties (`curve_figure`'s `styles`; None: the cycle's).
 _Line = collections.namedtuple(
-    "_Line", "label xs ys band quantity unit signed group thin",
-    defaults=(None, False))
+    "_Line", "label xs ys band quantity unit signed group thin style",
+    defaults=(None, False, None))
 
 
 def _metric_of(run, metric):
@@ -376,10 +380,11 @@ def _metric_of(run, metric):
   return run[1] if isinstance(run, tuple) else metric
 
 
-def _lines(runs, metric, x, column_labels, payoff):
+def _lines(runs, metric, x, column_labels, payoff, styles):
   """A `_Line` per run and metric column drawn, in the runs' order."""
   lines = []
   for label, run in runs.items():
+    first = len(lines)
     path = run[0] if isinstance(run, tuple) else run
     columns, rows = _columns_and_rows(path)
     every = _metric_of(run, metric) == EVERY_METRIC
@@ -401,6 +406,10 @@ def _lines(runs, metric, x, column_labels, payoff):
               [y + r[stderr] for y, r in zip(ys, rows)]) if stderr else None
       lines.append(_Line(name, [r[x] for r in rows], ys, band,
                          *_quantity(column, payoff)))
+    # Every column of one run in one style would read as one line.
+    if label in styles and not every:
+      lines[first:] = [line._replace(style=styles[label])
+                       for line in lines[first:]]
   return lines
 
 
@@ -445,9 +454,9 @@ def _panels(lines):
 
 
 def _draw(axes, line, loglog, log_y, colour=None):
-  """One line with its band, in `colour` (None: the next); on log axes, the
-  points they can show, a step-0 point apart (connected, it would draw a
-  slope of nothing). Returns the colour drawn."""
+  """One line with its band, in its style's colour, else `colour` (None: the
+  next); on log axes, the points they can show, a step-0 point apart
+  (connected, it would draw a slope of nothing). Returns the colour drawn."""
   lows, highs = line.band or ([None] * len(line.xs),) * 2
   points = list(zip(line.xs, line.ys, lows, highs))
   start = [p for p in points if loglog and p[0] == 0]
@@ -459,7 +468,8 @@ def _draw(axes, line, loglog, log_y, colour=None):
   # A curve of a few points gets markers: one point alone draws no line.
   style = dict(linewidth=0.6, alpha=0.5, markersize=2) if line.thin else dict(
       markersize=3)
-  drawn, = axes.plot(xs, ys, label=line.label, color=colour,
+  style = {"color": colour, **style, **(line.style or {})}
+  drawn, = axes.plot(xs, ys, label=line.label,
                      marker="o" if len(line.xs) < 10 else None, **style)
   if line.band:
     axes.fill_between(xs, lows, highs, color=drawn.get_color(), alpha=0.2,
@@ -505,7 +515,7 @@ def _inset(axes, lines):
   """A log-log inset of `lines` (thesis fig. 5.3)."""
   inset = axes.inset_axes([0.5, 0.22, 0.46, 0.36])
   for line in lines:
-    inset.loglog(*log_points(line.xs, line.ys))
+    inset.loglog(*log_points(line.xs, line.ys), **(line.style or {}))
   _readable_log_ticks(inset)
   inset.tick_params(which="both", labelsize=6)
 
@@ -517,6 +527,16 @@ def log_points(xs, ys):
   return [v for v, _ in kept], [y for _, y in kept]
 
 
+def _plain_number(value, _=None):
+  """A tick's number: 0.2, 500, and 5x10^8 where %g would write 5e+08."""
+  text = f"{value:g}"
+  if "e" not in text:
+    return text
+  mantissa, exponent = text.split("e")
+  power = f"10^{{{int(exponent)}}}"
+  return f"${power}$" if mantissa == "1" else f"${mantissa}\\times{power}$"
+
+
 def _readable_log_ticks(axes):
   """Plain numbers (0.2, 0.5, 1) rather than '2 x 10^-1' where a log axis
   spans less than two decades, labelling 2 and 5 between the decades; wider
@@ -525,7 +545,7 @@ def _readable_log_ticks(axes):
                             (axes.yaxis, axes.get_ylim())):
     if axis.get_scale() != "log":  # linear winnings, symlog from step 0
       continue
-    plain = ticker.FuncFormatter(lambda value, _: f"{value:g}")
+    plain = ticker.FuncFormatter(_plain_number)
     if low > 0 and high / low < 100:
       axis.set_major_formatter(plain)
       axis.set_minor_locator(ticker.LogLocator(subs=(2.0, 5.0)))
