@@ -15,6 +15,7 @@ tied states, and the scaled stepsize's near-pure early averages make ties so
 common that a run took 30x longer; ties go to the lowest action here.
 
   python docs/figures/fig4_4_scaled_stepsizes.py --iterations 10000
+  python docs/figures/fig4_4_scaled_stepsizes.py --plot_only
 """
 
 from absl import app
@@ -24,10 +25,12 @@ import pyspiel
 import nfsp_spiel  # noqa: F401
 from nfsp_spiel.fictitious_play import xfp
 import figure_runs
+import figure_style
 
 flags.DEFINE_integer("iterations", 10000, "Iterations per run.")
 flags.DEFINE_integer("seeds", 3, "Random initialisations per variant "
                      "(thesis: 3).")
+flags.DEFINE_bool("plot_only", False, "Redraw the PNG from the CSVs.")
 
 
 def effective_gfp_stepsize(alpha, depth):
@@ -59,14 +62,21 @@ def main(argv):
   game = pyspiel.load_game("nfsp_leduc")
   depth = information_state_depth(game)
   print(f"D = {depth}")
-  runs = figure_runs.random_start_runs(
-      game, "fig4_4",
-      {label: (label.lower().replace(" ", "_"),
-               {"stepsize": rule, "alpha": alpha})
-       for label, rule, alpha in variants(depth)},
-      flags.FLAGS.seeds, flags.FLAGS.iterations)
-  figure_runs.plot(runs, "fig4_4", loglog=True,
-                   title="Leduc: XFP and GFP, scaled and normalised stepsizes")
+  runs = {label: (label.lower().replace(" ", "_"),
+                  {"stepsize": rule, "alpha": alpha})
+          for label, rule, alpha in variants(depth)}
+  if not flags.FLAGS.plot_only:
+    figure_runs.random_start_runs(game, "fig4_4", runs, flags.FLAGS.seeds,
+                                  flags.FLAGS.iterations)
+  labels = figure_runs.random_start_labels(runs, flags.FLAGS.seeds)
+  # A method's other stepsize: its colour, dotted.
+  styles = {label: {**figure_style.line_style(label), "linestyle": ":"}
+            for label in labels.values()
+            if "scaled" in label or "normalised" in label}
+  figure_runs.plot_available(
+      "fig4_4", labels, loglog=True, styles=styles,
+      title="Leduc: XFP and GFP, scaled and normalised stepsizes, "
+      f"{flags.FLAGS.seeds} random initial strategies each")
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 initial strategies, with an O(k^-1/2) reference slope.
 
   python docs/figures/fig4_5_xfp_gfp_cfr.py --iterations 20000
+  python docs/figures/fig4_5_xfp_gfp_cfr.py --plot_only
 """
 
 from absl import app
@@ -13,6 +14,8 @@ from nfsp_spiel.fictitious_play import xfp
 import figure_runs
 
 flags.DEFINE_integer("iterations", 20000, "Iterations per algorithm.")
+flags.DEFINE_bool("plot_only", False, "Redraw the PNG from the CSVs.")
+LABELS = {"xfp": "XFP", "gfp": "GFP", "cfr": "CFR (OpenSpiel)"}
 
 
 class CFR:
@@ -30,17 +33,16 @@ class CFR:
 
 def main(argv):
   del argv
-  game = pyspiel.load_game("leduc_poker")
-  iterations = flags.FLAGS.iterations
-  runs = {
-      "XFP": figure_runs.run(xfp.XFPSolver(game), "fig4_5", "xfp", iterations),
-      "GFP": figure_runs.run(xfp.XFPSolver(game, stepsize="gfp"), "fig4_5",
-                             "gfp", iterations),
-      "CFR (OpenSpiel)": figure_runs.run(CFR(game), "fig4_5", "cfr",
-                                         iterations),
-  }
-  figure_runs.plot(runs, "fig4_5", loglog=True, reference_slope=-0.5,
-                   title="Leduc: XFP, GFP and CFR")
+  if not flags.FLAGS.plot_only:
+    game = pyspiel.load_game("leduc_poker")
+    iterations = flags.FLAGS.iterations
+    figure_runs.run(xfp.XFPSolver(game), "fig4_5", "xfp", iterations)
+    figure_runs.run(xfp.XFPSolver(game, stepsize="gfp"), "fig4_5", "gfp",
+                    iterations)
+    figure_runs.run(CFR(game), "fig4_5", "cfr", iterations)
+  figure_runs.plot_available("fig4_5", LABELS, loglog=True,
+                             reference_slope=-0.5,
+                             title="Leduc: XFP, GFP and CFR")
 
 
 if __name__ == "__main__":

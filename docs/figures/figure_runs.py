@@ -60,6 +60,12 @@ def run(solver, figure, label, iterations=None, seconds=None, evaluate=None,
   return logger.path
 
 
+def random_start_labels(variants, seeds):
+  """{run folder: legend label} of `random_start_runs`' runs."""
+  return {f"{prefix}_{seed}": f"{label} #{seed}"
+          for label, (prefix, _) in variants.items() for seed in range(seeds)}
+
+
 def random_start_runs(game, figure, variants, seeds, iterations):
   """XFP from `seeds` random initial strategies (thesis 4.5.1) per variant,
   {label: (run folder prefix, XFPConfig fields)}; returns {label #seed: csv}."""

@@ -121,7 +121,7 @@ def shades(name, labels):
       *mcolors.to_rgb(COLOURS[name]))
   count = len(labels)
   return {label: line_style(label, mcolors.to_hex(colorsys.hls_to_rgb(
-      hue, 0.75 - 0.55 * (k / (count - 1) if count > 1 else 0.5),
+      hue, 0.82 - 0.67 * (k / (count - 1) if count > 1 else 0.5),
       max(saturation, 0.5))))
           for k, label in enumerate(labels)}
 
