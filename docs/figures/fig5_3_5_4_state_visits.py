@@ -19,6 +19,7 @@ FSP runs `--iterations`; XFP runs until it has done as much work. Curves go
 to `data/fig5_3_visits/` and `data/fig5_4_visits/`, one PNG each.
 
   python docs/figures/fig5_3_5_4_state_visits.py --iterations 300000
+  python docs/figures/fig5_3_5_4_state_visits.py --plot_only
 """
 
 import math
@@ -31,8 +32,10 @@ import nfsp_spiel  # noqa: F401
 from nfsp_spiel.fictitious_play import fsp
 from nfsp_spiel.fictitious_play import xfp
 import figure_runs
+import figure_style
 
 flags.DEFINE_integer("iterations", 300_000, "FSP iterations per game.")
+flags.DEFINE_bool("plot_only", False, "Redraw the PNGs from the CSVs.")
 FIGURES = {
     "fig5_3_visits": ("Leduc Hold'em: exploitability per unit of work",
                       {"6_cards": ("nfsp_leduc", "6-card Leduc"),
@@ -48,20 +51,24 @@ FIGURES = {
 def main(argv):
   del argv
   for figure, (title, games) in FIGURES.items():
-    runs = {}
+    labels = {}
     for name, (game_string, label) in games.items():
+      labels[f"fsp_{name}"], labels[f"xfp_{name}"] = (f"FSP, {label}",
+                                                      f"XFP, {label}")
+      if flags.FLAGS.plot_only:
+        continue
       game = pyspiel.load_game(game_string)
       learner = fsp.FSPSolver(game, seed=0)
-      runs[f"FSP, {label}"] = figure_runs.run(
-          learner, figure, f"fsp_{name}", flags.FLAGS.iterations)
+      figure_runs.run(learner, figure, f"fsp_{name}", flags.FLAGS.iterations)
       solver = xfp.XFPSolver(game)
       iterations = math.ceil(learner.state_visits /
                              solver.state_visits_per_iteration)
-      runs[f"XFP, {label}"] = figure_runs.run(
-          solver, figure, f"xfp_{name}", iterations)
-    figure_runs.plot(runs, figure, x="state_visits", loglog=True,
-                     xlabel="state visits (papers' cost model)",
-                     title=title)
+      figure_runs.run(solver, figure, f"xfp_{name}", iterations)
+    figure_runs.plot_available(
+        figure, labels, x="state_visits", loglog=True,
+        xlabel="work (state visits, the papers' cost model)", title=title,
+        styles=figure_style.settings(labels.values(), [
+            label for _, label in games.values()]))
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ with a log-log inset. The figure shows every curve that exists, so
 `--algorithms` can rerun one side.
 
   OPENBLAS_NUM_THREADS=1 python docs/figures/fig5_3_leduc.py --seconds 300
+  python docs/figures/fig5_3_leduc.py --algorithms=   # redraw the PNG
 """
 
 from absl import app
@@ -11,6 +12,7 @@ from absl import flags
 
 import nfsp_spiel  # noqa: F401
 import figure_runs
+import figure_style
 
 flags.DEFINE_float("seconds", 300, "Training seconds per run.")
 flags.DEFINE_list("algorithms", ["xfp", "fsp"], "Which curves to (re)run.")
@@ -23,9 +25,10 @@ LABELS = {"fsp_6_cards": "FSP, 6-card Leduc",
 
 def main(argv):
   del argv
-  figure_runs.compare_wall_clock("fig5_3", GAMES, LABELS,
-                                 "Leduc Hold'em: FSP and XFP",
-                                 flags.FLAGS.algorithms, flags.FLAGS.seconds)
+  figure_runs.compare_wall_clock(
+      "fig5_3", GAMES, LABELS, "Leduc Hold'em: FSP and XFP",
+      flags.FLAGS.algorithms, flags.FLAGS.seconds,
+      styles=figure_style.settings(LABELS.values(), ("6-card", "60-card")))
 
 
 if __name__ == "__main__":

@@ -80,17 +80,18 @@ def random_start_runs(game, figure, variants, seeds, iterations):
   return runs
 
 
-def plot(runs, figure, ylabel=None, references=(), styles=None, **kwargs):
+def plot(runs, figure, ylabel=None, references=(), points=(), styles=None,
+         **kwargs):
   """`<figure>.png` of `runs` (`run_curves.curve_figure`'s arguments), in
   the shared style: each run in its method's colour unless `styles` says
   otherwise, exploitability labelled in words unless `ylabel` is given, the
-  paper's `references` ((level, label, colour, at) each) drawn."""
+  paper's `references` and `points` drawn (`figure_style.finish`)."""
   if ylabel is None and kwargs.get("metric", "exploitability") == (
       "exploitability"):
     ylabel = figure_style.EXPLOITABILITY
   drawn = run_curves.curve_figure(
       runs, styles={**figure_style.styles(runs), **(styles or {})}, **kwargs)
-  figure_style.finish(drawn, ylabel, references)
+  figure_style.finish(drawn, ylabel, references, points)
   return figure_style.save(drawn, os.path.join(HERE, f"{figure}.png"))
 
 
@@ -104,9 +105,11 @@ def plot_available(figure, labels, **kwargs):
   return plot(runs, figure, **kwargs)
 
 
-def compare_wall_clock(figure, games, labels, title, algorithms, seconds):
-  """XFP and FSP on each of `games` ({run name: game string}) for `seconds`
-  of training each; plots every curve of `figure` that exists."""
+def compare_wall_clock(figure, games, labels, title, algorithms, seconds,
+                       **plot_options):
+  """XFP and FSP (`algorithms`: those of them to run; none redraws the PNG)
+  on each of `games` ({run name: game string}) for `seconds` of training
+  each; plots every curve of `figure` that exists, with `plot_options`."""
   import pyspiel  # pylint: disable=g-import-not-at-top
   from nfsp_spiel.fictitious_play import fsp  # pylint: disable=g-import-not-at-top
   from nfsp_spiel.fictitious_play import xfp  # pylint: disable=g-import-not-at-top
@@ -118,7 +121,7 @@ def compare_wall_clock(figure, games, labels, title, algorithms, seconds):
       run(solvers[algorithm](pyspiel.load_game(game_string)), figure,
           prefix + name, seconds=seconds)
   plot_available(figure, labels, x="training_seconds", inset_loglog=True,
-                 title=title)
+                 title=title, **plot_options)
 
 
 # Several seeds of one algorithm: each seed thin, and the mean with a band of

@@ -60,7 +60,7 @@ EXPLOITABILITY = "exploitability (chips per hand, mean over players)"
 PAYOFF_EXPLOITABILITY = "exploitability (payoff per game, mean over players)"
 # The ICML 2015 paper's delta sums the players' best-response values
 # (NashConv), twice the mean drawn here.
-ICML_SUM = "ICML 2015 sums over players"
+ICML_SUM = "summed over players"
 BAND = "shaded: \u00b11 standard error"
 
 
@@ -113,6 +113,19 @@ def styles(labels):
   return {label: line_style(label) for label in labels}
 
 
+# A setting of the game or the run (a deck, the beliefs), one style each in
+# the order named: lines of one method then differ in style, not colour.
+SETTING_STYLES = ("-", "-.", ":")
+
+
+def settings(labels, names):
+  """{label: line properties} of `labels`: each in its method's colour,
+  in the line style of the one of the settings `names` it names."""
+  return {label: {**line_style(label), "linestyle": next(
+      (style for name, style in zip(names, SETTING_STYLES) if name in label),
+      "-")} for label in labels}
+
+
 def shades(name, labels):
   """{label: line properties}: variants of one method (`labels`, in the
   order of the parameter they vary) in shades of its colour, light to
@@ -137,10 +150,10 @@ def reference_level(axes, y, label, colour_of=REFERENCE, at=None):
               markeredgecolor="black", markeredgewidth=0.5, linestyle="none")
 
 
-def reference_point(axes, x, y, label, colour_of=REFERENCE):
-  """A paper's value `y` at `x` (a level reached by a time) as a star,
-  named `label` in the legend."""
-  axes.plot([x], [y], marker="*", markersize=11, color=colour_of,
+def reference_point(axes, x, y, label, colour_of=REFERENCE, marker="*"):
+  """A paper's value `y` at `x` (a level reached by a time) as a star (or
+  `marker`), named `label` in the legend."""
+  axes.plot([x], [y], marker=marker, markersize=10, color=colour_of,
             markeredgecolor="black", markeredgewidth=0.5, linestyle="none",
             label=label)
 
@@ -170,11 +183,12 @@ def wrap_label(label, width=44):
   return textwrap.wrap(quantity, width) + textwrap.wrap("(" + unit, width)
 
 
-def finish(figure, ylabel=None, references=()):
+def finish(figure, ylabel=None, references=(), points=()):
   """A curve figure (`nfsp_spiel.run.curves.curve_figure`) made ready to
   print: `ylabel` in words with its unit on the first panel (its band's
-  meaning kept), `references` ((level, label, colour, at) each) drawn
-  there, and every legend outside the axes."""
+  meaning kept), `references` ((level, label, colour, at) each) and
+  `points` ((x, y, label, colour, marker) each) drawn there, and every
+  legend outside the axes."""
   panels = figure.axes  # an inset is its panel's child, not in this list
   top = panels[0]
   if ylabel:
@@ -182,6 +196,8 @@ def finish(figure, ylabel=None, references=()):
     top.set_ylabel("\n".join(wrap_label(ylabel) + ([BAND] if shaded else [])))
   for level, label, colour_of, at in references:
     reference_level(top, level, label, colour_of or REFERENCE, at)
+  for x, y, label, colour_of, marker in points:
+    reference_point(top, x, y, label, colour_of or REFERENCE, marker)
   for axes in panels:
     legend_outside(axes)
   return figure

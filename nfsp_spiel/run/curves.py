@@ -512,8 +512,9 @@ def _log_scales(axes, start_decade, log_y):
 
 
 def _inset(axes, lines):
-  """A log-log inset of `lines` (thesis fig. 5.3)."""
-  inset = axes.inset_axes([0.5, 0.22, 0.46, 0.36])
+  """A log-log inset of `lines` (thesis fig. 5.3), in the upper right,
+  which curves falling from a start at the left leave empty."""
+  inset = axes.inset_axes([0.5, 0.46, 0.46, 0.4])
   for line in lines:
     inset.loglog(*log_points(line.xs, line.ys), **(line.style or {}))
   _readable_log_ticks(inset)
