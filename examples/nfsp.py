@@ -54,6 +54,7 @@ from tqdm import tqdm
 import nfsp_spiel  # noqa: F401
 from nfsp_spiel import evaluation
 from nfsp_spiel.nfsp import config as nfsp_config
+from nfsp_spiel.run import curves
 import run_flags  # examples/run_flags.py
 
 # NFSP's agents and drivers import TensorFlow (seconds and ~600 MB), so they
@@ -89,7 +90,7 @@ flags.DEFINE_integer("lbr_hands", 1000, "Hands of the local best response "
                      "evaluation (0: none).", lower_bound=0)
 run_flags.define_count("smooct_deals", 1000, "Duplicate deals per match of "
                        "each evaluated policy against the shipped SmooCT-like "
-                       "greedy profile (`smooth_uct_lhe.shipped_profile`, the "
+                       "greedy profile (`smooth_uct.lhe.shipped_profile`, the "
                        "paper's fig. 2a opponent) at each Limit Hold'em "
                        "evaluation (0: none).", lower_bound=0)
 flags.DEFINE_list("hidden_layers", None, "Hidden layer sizes (preset's).")
@@ -250,8 +251,8 @@ def evaluate(game, agents, diagnostics, seed):
 @functools.cache
 def _smooct(game_string):
   """The shipped SmooCT-like profile, loaded once (games are unhashable)."""
-  from nfsp_spiel import smooth_uct_lhe  # pylint: disable=g-import-not-at-top
-  return smooth_uct_lhe.shipped_profile(run_flags.load_game(game_string))
+  from nfsp_spiel.smooth_uct import lhe  # pylint: disable=g-import-not-at-top
+  return lhe.shipped_profile(run_flags.load_game(game_string))
 
 
 def plot(metric, curve, png):
@@ -265,9 +266,9 @@ def plot(metric, curve, png):
             "lbr_mbb_per_hand": "local best response's winnings",
             SMOOCT_METRIC: "average policy vs SmooCT-like profile"}
   # A population's every metric would be a thin line per member, unnamed.
-  evaluation.plot_curves(
+  curves.plot_curves(
       {FLAGS.preset: curve}, png, metric=metric if _population_flags()
-      else evaluation.curves.EVERY_METRIC,
+      else curves.EVERY_METRIC,
       loglog=metric.startswith("exploitability"), title=FLAGS.game,
       xlabel="episodes", column_labels=labels,
       payoff=run_flags.payoff_unit())
@@ -526,15 +527,15 @@ class PopulationLoop:
       metrics = evaluate(self.game, agents, functools.partial(
           nfsp.diagnostics, self.game, agents), member.seed)
       groups[member.group].append(metrics[self.metric])
-      row.update(evaluation.curves.member_columns(
+      row.update(curves.member_columns(
           {"step": episodes, **metrics, **agents[0].losses}, member.name))
     for group, values in groups.items():
-      row.update(evaluation.curves.band_columns(self.metric, values, group))
+      row.update(curves.band_columns(self.metric, values, group))
     return row
 
   def mean_columns(self):
     """The curve's columns of each group's mean."""
-    return [evaluation.curves.band_names(self.metric, group)[0]
+    return [curves.band_names(self.metric, group)[0]
             for group in dict.fromkeys(m.group for m in self.members)]
 
 
@@ -668,7 +669,7 @@ def main(argv):
       if run.checkpoint_and_stop(loop.save, loop.episodes):
         break
   print(f"\n{'episodes':>12} {'seconds':>9} {' '.join(columns)}")
-  for row in evaluation.read_curve(run.curve):
+  for row in curves.read_curve(run.curve):
     print(f"{int(row['step']):>12,} {row['seconds']:>9.1f} "
           + " ".join(f"{row[column]:.4f}" for column in columns))
   print(run.summary())
