@@ -51,6 +51,7 @@ from nfsp_spiel import evaluation
 from nfsp_spiel.run import curves as run_curves
 from nfsp_spiel.fictitious_play import fsp
 import figure_runs
+import figure_style
 
 flags.DEFINE_integer("iterations", 100000, "FSP iterations per seed.")
 flags.DEFINE_list("seeds", ["0"], "Seeds, one run each (comma-separated).")
@@ -187,39 +188,39 @@ def plot(seeds, reading="icml"):
   steps = steps[:length]
   full, eta_below_one = regimes(config)
   figures = {
-      "fig5_1": (["best_response_quality"], "best-response quality (eq. 5.2)",
+      "fig5_1": (["best_response_quality"], "best-response quality, eq. 5.2 "
+                 "(chips per hand)",
                  "Leduc: FSP's best-response quality (eq. 5.2)"),
-      "fig5_2": ([f"error_{i}" for i in INTERVALS], "squared error",
+      "fig5_2": ([f"error_{i}" for i in INTERVALS], "squared distance to the "
+                 "perfect average (squared action probabilities)",
                  "Leduc: FSP's average vs XFP's perfect averages"),
   }
   for name, (columns, ylabel, title) in figures.items():
-    figure, axes = plt.subplots(figsize=(6.5, 4.2))
-    for colour, column in zip(("C0", "C1", "C2"), columns):
-      values = np.array([[r[column] for r in c[:length]] for c in curves])
-      for row in values:
-        axes.loglog(steps, row, color=colour, alpha=0.3, linewidth=0.8)
-      label = (f"perfect average every {column.split('_')[1]}"
-               if column.startswith("error") else "FSP (Q-learning)")
-      axes.loglog(steps, values.mean(0), color=colour, linewidth=2,
-                  label=f"{label}: mean of {len(seeds)} seeds")
-    for k, text in ((full, "M_RL full"), (eta_below_one, "eta_k < 1")):
+    figure, axes = plt.subplots(figsize=(6.4, 4.2))
+    labels = {column: (f"perfect average every {column.split('_')[1]} "
+                       "iterations" if column.startswith("error")
+                       else "FSP (Q-learning)") for column in columns}
+    # One method throughout: the intervals as shades of FSP's colour,
+    # the rarest update darkest.
+    colours = figure_style.shades("FSP", list(labels.values()))
+    for column, label in labels.items():
+      figure_runs.draw_seeds(
+          axes, [[(r["step"], r[column]) for r in c[:length]] for c in curves],
+          colours[label]["color"], label)
+    for k, text, style in ((full, "M_RL full", ":"),
+                           (eta_below_one, "eta_k < 1", "-.")):
       if k is not None and steps[0] <= k <= steps[-1]:
-        axes.axvline(k, color="grey", linestyle=":", linewidth=1)
-        axes.text(k, axes.get_ylim()[1], f" {text}", fontsize=7,
-                  va="top", rotation=90, color="grey")
+        axes.axvline(k, color="grey", linestyle=style, linewidth=1,
+                     label=f"{text} (iteration {k:,})")
+    figure_style.log_axes(axes)
     axes.set_xlabel("iterations")
-    axes.set_ylabel(ylabel)
-    axes.set_title(title + f" (seeds {', '.join(map(str, seeds))}; thin: "
-                   "each seed)" + ("; thesis Alg. 6"
-                                   if reading == "thesis" else ""),
-                   fontsize=9)
+    axes.set_ylabel("\n".join(figure_style.wrap_label(ylabel) +
+                              [figure_style.BAND]))
+    axes.set_title(title + ("; thesis Alg. 6" if reading == "thesis" else ""))
     axes.grid(True, which="both", alpha=0.3)
-    axes.legend(fontsize=7)
-    figure.tight_layout()
-    path = os.path.join(figure_runs.HERE, f"{name}{suffix}.png")
-    figure.savefig(path, dpi=120)
-    plt.close(figure)
-    print(f"wrote {path}")
+    figure_style.legend_outside(axes)
+    figure_style.save(figure, os.path.join(figure_runs.HERE,
+                                           f"{name}{suffix}.png"))
 
 
 def main(argv):

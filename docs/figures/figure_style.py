@@ -20,6 +20,8 @@ matplotlib.use("Agg")
 from matplotlib import colors as mcolors  # pylint: disable=g-import-not-at-top
 import matplotlib.pyplot as plt  # pylint: disable=g-import-not-at-top
 
+from nfsp_spiel.run import curves as run_curves
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 LEDGER = os.path.join(os.path.dirname(HERE), "reproduction", "ledger.toml")
 
@@ -134,7 +136,7 @@ def shades(name, labels):
       *mcolors.to_rgb(COLOURS[name]))
   count = len(labels)
   return {label: line_style(label, mcolors.to_hex(colorsys.hls_to_rgb(
-      hue, 0.82 - 0.67 * (k / (count - 1) if count > 1 else 0.5),
+      hue, 0.74 - 0.56 * (k / (count - 1) if count > 1 else 0.5),
       max(saturation, 0.5))))
           for k, label in enumerate(labels)}
 
@@ -156,6 +158,16 @@ def reference_point(axes, x, y, label, colour_of=REFERENCE, marker="*"):
   axes.plot([x], [y], marker=marker, markersize=10, color=colour_of,
             markeredgecolor="black", markeredgewidth=0.5, linestyle="none",
             label=label)
+
+
+def log_axes(axes, x=True, y=True):
+  """Log scales, with plain tick numbers where an axis spans under two
+  decades (`nfsp_spiel.run.curves.readable_log_ticks`)."""
+  if x:
+    axes.set_xscale("log")
+  if y:
+    axes.set_yscale("log")
+  run_curves.readable_log_ticks(axes)
 
 
 def band(axes, xs, lows, highs, colour_of):

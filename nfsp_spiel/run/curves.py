@@ -508,7 +508,7 @@ def _log_scales(axes, start_decade, log_y):
         [m * decade for decade in decades for m in range(2, 10)]))
   if log_y:
     axes.set_yscale("log")
-  _readable_log_ticks(axes)
+  readable_log_ticks(axes)
 
 
 def _inset(axes, lines):
@@ -517,7 +517,7 @@ def _inset(axes, lines):
   inset = axes.inset_axes([0.5, 0.46, 0.46, 0.4])
   for line in lines:
     inset.loglog(*log_points(line.xs, line.ys), **(line.style or {}))
-  _readable_log_ticks(inset)
+  readable_log_ticks(inset)
   inset.tick_params(which="both", labelsize=6)
 
 
@@ -538,7 +538,7 @@ def _plain_number(value, _=None):
   return f"${power}$" if mantissa == "1" else f"${mantissa}\\times{power}$"
 
 
-def _readable_log_ticks(axes):
+def readable_log_ticks(axes):
   """Plain numbers (0.2, 0.5, 1) rather than '2 x 10^-1' where a log axis
   spans less than two decades, labelling 2 and 5 between the decades; wider
   axes keep their powers of ten and unlabelled minor ticks."""
