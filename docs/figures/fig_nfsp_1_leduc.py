@@ -32,6 +32,7 @@ import multiprocessing
 import os
 
 import figure_runs
+import figure_style
 import nfsp_runs
 
 FIGURE = "nfsp_fig1"
@@ -66,6 +67,16 @@ def _curve(run):
                       "curve.csv")
 
 
+def panel_style(panel, runs):
+  """Fig. 1a's network sizes as shades of NFSP's colour, smallest lightest,
+  with the paper's level; the other panels in their methods' colours."""
+  if panel != "1a":
+    return {}
+  level = figure_style.paper("nfsp2016-fig1a")["level"]
+  return {"styles": figure_style.shades("NFSP", list(runs)),
+          "references": [(level, f"NFSP paper: {level}", None, None)]}
+
+
 def plot():
   """The three panels from whichever runs have curves."""
   panels = {panel: {label: _curve(run) for run, label in labels.items()}
@@ -78,7 +89,7 @@ def plot():
             if os.path.exists(run if isinstance(run, str) else run[0])}
     if runs:
       figure_runs.plot(runs, f"fig_nfsp_{panel}", loglog=True,
-                       xlabel="episodes",
+                       xlabel="episodes", **panel_style(panel, runs),
                        title=f"NFSP paper fig. {panel}, Leduc Hold'em")
 
 

@@ -51,6 +51,7 @@ import subprocess
 import sys
 
 import figure_runs
+import figure_style
 
 SIZES = (8, 16, 32, 64, 128)
 RUNS = {  # run: the training binary's flags
@@ -209,25 +210,37 @@ def combine(paths, names, output):
                       + [means[i], lows[i], highs[i]])
 
 
+def panel_style(panel, curves):
+  """Fig. 1a's network sizes as shades of NFSP's colour, smallest lightest,
+  with the paper's level; fig. 1b's long runs of NFSP dash-dotted beside
+  its population; the rest in their methods' colours."""
+  if panel == "1a":
+    level = figure_style.paper("nfsp2016-fig1a")["level"]
+    return {"styles": figure_style.shades("NFSP", list(curves)),
+            "references": [(level, f"NFSP paper: {level}", None, None)]}
+  if panel != "1b":
+    return {}
+  long_runs = "NFSP, the long runs (seeds 0-2)"
+  return {"styles": {long_runs: {**figure_style.line_style(long_runs),
+                                 "linestyle": "-."}}}
+
+
 def plot():
   combine_long_runs()
   for run in SEPARATE:
     if os.path.isdir(os.path.dirname(_curve(run))) and _seeds_on_disk(run):
       combine_separate_runs(run)
-  from nfsp_spiel.run import curves as run_curves  # pylint: disable=g-import-not-at-top
   for panel, runs in PANELS.items():
     curves = {label: _curve(run) for label, run in runs.items()
               if os.path.exists(_curve(run))}
     if panel == "1c" and "DQN" in curves:
       curves["DQN greedy"] = (curves["DQN"],
                               "exploitability_best_response")
-    output = os.path.join(figure_runs.HERE, f"fig_nfsp_{panel}_seeds.png")
-    run_curves.plot_curves(
-        curves, output, metric="exploitability", loglog=True,
-        xlabel="episodes", title=f"NFSP fig. {panel} on nfsp_leduc: "
-        f"{TITLES[panel]}, 3 seeds each (seeds thin; mean, shaded +-1 "
-        "standard error of the mean)")
-    print(output)
+    figure_runs.plot(
+        curves, f"fig_nfsp_{panel}_seeds", loglog=True, xlabel="episodes",
+        **panel_style(panel, curves),
+        title=f"NFSP fig. {panel} on nfsp_leduc: {TITLES[panel]}, 3 seeds "
+        "each (seeds thin; mean, shaded \u00b11 standard error of the mean)")
 
 
 def main():

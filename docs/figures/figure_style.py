@@ -41,6 +41,10 @@ METHODS = (
     ("ARM", r"\bARM\b", "#8c564b"),
     ("DQN", r"\bDQN\b", "#e6ab02"),
     ("NFSP", r"\bNFSP\b", "#1f4e99"),
+    # NFSP's ablations (NFSP paper fig. 1b), each a method of its own there.
+    ("sliding window", r"sliding window", "#a6761d"),
+    ("eta 0.5", r"eta 0\.5", "#6a3d9a"),
+    ("exponential reservoir", r"exp(\.|onential) reservoir", "#1b9e77"),
     ("Smooth UCT", r"Smooth UCT", "#17becf"),
     ("UCT", r"\bUCT\b", "#ff7f0e"),
     ("OS-MCCFR", r"OS-MCCFR|outcome sampling", "#7f7f7f"),
