@@ -36,6 +36,7 @@ import multiprocessing
 import os
 
 import figure_runs
+import figure_style
 import nfsp_runs
 
 FIGURE = "nfsp_arm"
@@ -114,40 +115,41 @@ def plot(game, seeds, metric="exploitability"):
     print(f"no {metric} curves of {game} yet")
     return
   figure, axes = plt.subplots(figsize=(6.4, 4.4))
-  for algorithm, colour in zip(ALGORITHMS, ("C0", "C3", "C2", "C1")):
+  for algorithm in ALGORITHMS:
     curves = runs.get(algorithm)
     if not curves:
       continue
-    figure_runs.draw_seeds(axes, curves, colour, LABELS[algorithm])
-  axes.set_xscale("log")
+    figure_runs.draw_seeds(axes, curves, figure_style.colour(algorithm),
+                           LABELS[algorithm])
+  figure_style.log_axes(axes, y=metric not in SEAT_FIGURES)
   # Ticks at 1, 2 and 5 per decade, read as 20k, 1M: a run of a few
   # hundred thousand episodes spans less than a decade.
   axes.xaxis.set_major_locator(matplotlib.ticker.LogLocator(subs=(1, 2, 5)))
   axes.xaxis.set_major_formatter(matplotlib.ticker.EngFormatter(sep=""))
   axes.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
   axes.set_xlabel("episodes")
-  unit = run_curves.payoff_unit(pyspiel.load_game(game))
+  poker = run_curves.payoff_unit(
+      pyspiel.load_game(game)) == run_curves.CHIPS_PER_HAND
   if metric in SEAT_FIGURES:
     number, seat = SEAT_FIGURES[metric]
-    axes.set_ylabel(f"reward against a random player, as the {seat} "
-                    f"({unit})")
+    axes.set_ylabel("\n".join(figure_style.wrap_label(
+        "reward against a random player (payoff per game)") +
+                                     [figure_style.BAND]))
     axes.set_title(f"NFSP, NFSP-ARM and ARM on {game}, {seat} "
                    f"({number})\nseeds thin; mean, shaded "
                    f"{figure_runs.BAND_TEXT}", fontsize=10)
     name = f"fig_nfsp_arm_{game}_{number}"
   else:
-    axes.set_yscale("log")
-    axes.set_ylabel(f"exploitability ({unit})")
+    axes.set_ylabel("\n".join(figure_style.wrap_label(
+        figure_style.EXPLOITABILITY if poker else
+        figure_style.PAYOFF_EXPLOITABILITY) + [figure_style.BAND]))
     axes.set_title(f"NFSP, NFSP-ARM and ARM on {game}\nseeds thin; mean, "
                    f"shaded {figure_runs.BAND_TEXT}", fontsize=10)
     name = f"fig_nfsp_arm_{game}"
-  # Below the axes: the curves end in every corner.
-  axes.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.14))
+  # Outside the axes: the curves end in every corner.
+  figure_style.legend_outside(axes)
   axes.grid(True, which="both", alpha=0.3)
-  path = os.path.join(figure_runs.HERE, f"{name}.png")
-  figure.savefig(path, dpi=120, bbox_inches="tight")
-  plt.close(figure)
-  print(f"wrote {path}")
+  figure_style.save(figure, os.path.join(figure_runs.HERE, f"{name}.png"))
 
 
 def main():

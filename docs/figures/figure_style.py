@@ -181,10 +181,11 @@ def band(axes, xs, lows, highs, colour_of):
 
 def legend_outside(axes, **kwargs):
   """The legend of `axes` to the right of it, where it covers no data; the
-  entries of one run's seeds ('label #k') once."""
+  entries of one run's seeds ('label #k') once, long labels wrapped."""
   entries = {}
   for handle, label in zip(*axes.get_legend_handles_labels()):
-    entries.setdefault(re.sub(r" #\d+$", "", label), handle)
+    entries.setdefault("\n".join(textwrap.wrap(
+        re.sub(r" #\d+$", "", label), 56)), handle)
   if entries:
     axes.legend(entries.values(), entries.keys(), loc="upper left",
                 bbox_to_anchor=(1.02, 1), borderaxespad=0, **kwargs)
