@@ -18,6 +18,7 @@ errors:
 
   python docs/figures/fig3_5_lhe_smooth_uct.py train --threads 1 &
   python docs/figures/fig3_5_lhe_smooth_uct.py evaluate --deals 50000
+  python docs/figures/fig3_5_lhe_smooth_uct.py plot   # from matches.csv
 
 The match table goes to `data/fig3_5_lhe/matches.csv`, the plot to
 `fig3_5_lhe.png`.
@@ -36,6 +37,7 @@ import matplotlib.pyplot as plt  # pylint: disable=g-import-not-at-top
 import pyspiel
 
 import figure_runs  # docs/figures/figure_runs.py
+import figure_style
 
 import nfsp_spiel  # noqa: F401
 from nfsp_spiel import evaluation
@@ -141,37 +143,49 @@ def _measured_rows():
 
 def _plot(rows):
   """Left: each search against the fixed baselines; right: the
-  head-to-head match the thesis' crossover is about, on its own scale."""
+  head-to-head match the thesis' crossover is about, on its own scale.
+  A search's colour is its method's, an opponent's its marker."""
+  paper = figure_style.paper("thesis-fig3.5")
   fig, (ax, h2h) = plt.subplots(1, 2, figsize=(11, 4.5))
   pairs = sorted({(r["player"], r["opponent"]) for r in rows})
+  opponents = sorted({opponent for _, opponent in pairs})
   for player, opponent in pairs:
     points = [r for r in rows if (r["player"], r["opponent"]) == (player,
                                                                   opponent)]
     axis = h2h if opponent == "UCT" else ax
     axis.errorbar([r["episodes"] for r in points],
                   [r["mbb_per_hand"] for r in points],
-                  yerr=[r["mbb_stderr"] for r in points], marker="o",
-                  capsize=3, label=f"{player} vs {opponent}",
-                  linestyle="-" if player == "Smooth UCT" else "--")
+                  yerr=[r["mbb_stderr"] for r in points],
+                  marker="os^D"[opponents.index(opponent)], capsize=3,
+                  color=figure_style.colour(player),
+                  label=f"{player} vs {opponent}")
   for axis in (ax, h2h):
     axis.axhline(0.0, color="grey", linewidth=0.8)
     axis.set_xscale("log")
-    axis.axvline(1.3e10, color="grey", linestyle=":", linewidth=0.8)
-    axis.set_xlabel("episodes per search (dotted: the thesis' crossover)")
-    axis.legend(fontsize=7)
-  ax.set_ylabel("mbb/h (greedy profile, duplicate deals, +- 1 s.e.)")
+    axis.axvline(paper["crossover"], color=figure_style.REFERENCE,
+                 linestyle=":", linewidth=1,
+                 label=f"thesis: crossover at about "
+                 f"{figure_style.sci(paper['crossover'])} episodes "
+                 f"({paper['hours']} hours)")
+    axis.set_xlabel("episodes per search")
+    axis.grid(True, which="both", alpha=0.3)
+  ax.set_ylabel("winnings of the greedy profile (mbb/h)\nbars: \u00b11 "
+                "standard error over duplicate deals")
+  h2h.set_ylabel("Smooth UCT's winnings against UCT (mbb/h)")
   ax.set_title("against the fixed baselines")
   h2h.set_title("Smooth UCT vs UCT (thesis: UCT slightly ahead before\n"
                 "the crossover, Smooth UCT after)", fontsize=9)
+  figure_style.legend_outside(ax, below=True, ncol=2)
+  figure_style.legend_outside(h2h)
   fig.suptitle("Limit Hold'em, E[HS^2] abstraction (thesis fig. 3.5)")
   fig.tight_layout()
-  fig.savefig(os.path.join(HERE, "fig3_5_lhe.png"), dpi=120)
+  figure_style.save(fig, os.path.join(HERE, "fig3_5_lhe.png"))
 
 
 def main():
-  figure_runs.train_evaluate_main(__doc__, train, evaluate,
-                                  "1e7,1e8,1e9,1e10,1.3e10", "fig3_5_lhe",
-                                  deals=50_000)
+  figure_runs.train_evaluate_main(
+      __doc__, train, evaluate, "1e7,1e8,1e9,1e10,1.3e10", "fig3_5_lhe",
+      deals=50_000, plot=lambda args: _plot(_measured_rows()))
 
 
 if __name__ == "__main__":

@@ -185,14 +185,18 @@ def draw_seeds(axes, curves, colour, label):
   axes.plot(steps, means, color=colour, label=label)
 
 
-def train_evaluate_main(doc, train, evaluate, episodes, runs, deals=2000):
+def train_evaluate_main(doc, train, evaluate, episodes, runs, deals=2000,
+                        plot=None):
   """The command line of the search figure scripts (fig. 3.5, table 3.3):
-  `train` (resumable through the training binary) or `evaluate`, with
-  `--episodes` (default `episodes`), `--threads`, `--runs` (default
+  `train` (resumable through the training binary), `evaluate` or, given a
+  `plot`, `plot` (the PNG from the committed table), with `--episodes`
+  (default `episodes`), `--threads`, `--runs` (default
   `<repository>/runs/<runs>`), `--deals` (default `deals`) and `--seed`."""
   parser = argparse.ArgumentParser(
       description=doc.split("\n\n")[0].replace("\n", " "))
-  parser.add_argument("command", choices=["train", "evaluate"])
+  commands = {"train": train, "evaluate": evaluate,
+              **({"plot": plot} if plot else {})}
+  parser.add_argument("command", choices=list(commands))
   parser.add_argument("--episodes", default=episodes,
                       help="Episodes per search (a list: the snapshots).")
   parser.add_argument("--threads", type=int, default=None,
@@ -203,7 +207,7 @@ def train_evaluate_main(doc, train, evaluate, episodes, runs, deals=2000):
   parser.add_argument("--deals", type=int, default=deals)
   parser.add_argument("--seed", type=int, default=0)
   args = parser.parse_args()
-  (train if args.command == "train" else evaluate)(args)
+  commands[args.command](args)
 
 
 def population_main(doc, train, plot, **options):

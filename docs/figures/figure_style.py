@@ -179,16 +179,19 @@ def band(axes, xs, lows, highs, colour_of):
   axes.fill_between(xs, lows, highs, color=colour_of, alpha=0.2, linewidth=0)
 
 
-def legend_outside(axes, **kwargs):
-  """The legend of `axes` to the right of it, where it covers no data; the
-  entries of one run's seeds ('label #k') once, long labels wrapped."""
+def legend_outside(axes, below=False, **kwargs):
+  """The legend of `axes` to the right of it (`below`: under it, where a
+  panel stands to its right), where it covers no data; the entries of one
+  run's seeds ('label #k') once, long labels wrapped."""
   entries = {}
   for handle, label in zip(*axes.get_legend_handles_labels()):
     entries.setdefault("\n".join(textwrap.wrap(
         re.sub(r" #\d+$", "", label), 56)), handle)
   if entries:
-    axes.legend(entries.values(), entries.keys(), loc="upper left",
-                bbox_to_anchor=(1.02, 1), borderaxespad=0, **kwargs)
+    place = (dict(loc="upper center", bbox_to_anchor=(0.5, -0.2)) if below
+             else dict(loc="upper left", bbox_to_anchor=(1.02, 1)))
+    axes.legend(entries.values(), entries.keys(), borderaxespad=0,
+                **place, **kwargs)
 
 
 def wrap_label(label, width=44):
