@@ -171,7 +171,7 @@ def _plot(rows):
     axis.grid(True, which="both", alpha=0.3)
   ax.set_ylabel("winnings of the greedy profile (mbb/h)\nbars: \u00b11 "
                 "standard error over duplicate deals")
-  h2h.set_ylabel("Smooth UCT's winnings against UCT (mbb/h)")
+  h2h.set_ylabel("winnings against UCT (mbb/h)")
   ax.set_title("against the fixed baselines")
   h2h.set_title("Smooth UCT vs UCT (thesis: UCT slightly ahead before\n"
                 "the crossover, Smooth UCT after)", fontsize=9)
