@@ -4,7 +4,7 @@ The paper plots mbb/h of NFSP's average, greedy-average and best-response
 strategies against the 2014 ACPC programs (SmartBot, Fellsten, ...), which
 are not available. Here the opponents are the equity-threshold baseline
 (`evaluation.baselines.EquityThreshold`) and the package's SmooCT-like
-profile (`smooth_uct_lhe.shipped_profile`: Smooth UCT's greedy profile after
+profile (`smooth_uct.lhe.shipped_profile`: Smooth UCT's greedy profile after
 10^9 episodes in the thesis' E[HS^2] abstraction, the stand-in for the
 paper's SmooCT), all with duplicate deals, with the local best response's
 winnings against the average strategy (LBR, a lower bound on its
@@ -58,14 +58,14 @@ PAPER_LEVELS = {-50.0: "paper, average vs SmooCT (~-50)",
 SNAPSHOT_FIELDS = ("step", "policy", "mbb_per_hand", "mbb_stderr", "deals")
 
 
-def _reaches_further(run_curve, committed, evaluation):
+def _reaches_further(run_curve, committed, curves):
   """Whether the run's curve goes past the committed one (a shorter or
   restarted run never replaces the committed curve)."""
   if not os.path.exists(run_curve):
     return False
   if not os.path.exists(committed):
     return True
-  last = lambda path: max((row["step"] for row in evaluation.read_curve(path)),
+  last = lambda path: max((row["step"] for row in curves.read_curve(path)),
                           default=-1)
   return last(run_curve) > last(committed)
 
@@ -87,8 +87,8 @@ def evaluate_snapshots(directory, results_path, deals, seed, learn_locksteps):
   import nfsp_spiel  # noqa: F401  pylint: disable=g-import-not-at-top,unused-import
   from nfsp_spiel import evaluation  # pylint: disable=g-import-not-at-top
   from nfsp_spiel import nfsp  # pylint: disable=g-import-not-at-top
-  from nfsp_spiel import selfplay  # pylint: disable=g-import-not-at-top
-  from nfsp_spiel import smooth_uct_lhe  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.nfsp import selfplay  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.smooth_uct import lhe as smooth_uct_lhe  # pylint: disable=g-import-not-at-top
   game = pyspiel.load_game("nfsp_lhe")
   profile = smooth_uct_lhe.shipped_profile(game)
   done = {(int(row["step"]), row["policy"])
@@ -133,14 +133,14 @@ def main():
   import matplotlib  # pylint: disable=g-import-not-at-top
   matplotlib.use("Agg")
   import matplotlib.pyplot as plt  # pylint: disable=g-import-not-at-top
-  from nfsp_spiel import evaluation  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.run import curves  # pylint: disable=g-import-not-at-top
   data = os.path.join(figure_runs.HERE, "data", "nfsp_lhe")
   os.makedirs(data, exist_ok=True)
   curve = os.path.join(data, "curve.csv")
   run_curve = os.path.join(args.run, "curve.csv")
-  if _reaches_further(run_curve, curve, evaluation):
+  if _reaches_further(run_curve, curve, curves):
     shutil.copyfile(run_curve, curve)
-  rows = evaluation.read_curve(curve)
+  rows = curves.read_curve(curve)
   results = os.path.join(data, "vs_smooct.csv")
   if args.snapshots:
     evaluate_snapshots(args.snapshots, results, args.smooct_deals, args.seed,

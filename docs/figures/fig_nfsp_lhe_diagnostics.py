@@ -129,8 +129,7 @@ def main():
     name, _, folder = spec.partition("=")
     if not folder:
       parser.error(f"--run={spec}: give name=folder")
-    fig_nfsp_lhe_recipe_leduc.copy_further(folder, os.path.join(DATA, name),
-                                           curves)
+    fig_nfsp_lhe_recipe_leduc.copy_further(folder, os.path.join(DATA, name))
   runs = {os.path.basename(os.path.dirname(path)): curves.read_curve(path)
           for path in sorted(glob.glob(os.path.join(DATA, "*",
                                                     "curve.csv")))}

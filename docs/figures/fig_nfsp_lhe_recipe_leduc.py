@@ -46,13 +46,14 @@ SCALES = {"reward_scale=1": "LHE recipe, rewards in chips (scale 1), seed 0",
               "LHE recipe, rewards / 480 (LHE's value), seed 0"}
 
 
-def copy_further(run_dir, data_dir, evaluation):
+def copy_further(run_dir, data_dir):
   """Copies the run's curve over the committed one if it goes further."""
+  from nfsp_spiel.run import curves  # pylint: disable=g-import-not-at-top
   source = os.path.join(run_dir, "curve.csv")
   target = os.path.join(data_dir, "curve.csv")
   if not os.path.exists(source):
     return
-  last = lambda path: max((row["step"] for row in evaluation.read_curve(path)),
+  last = lambda path: max((row["step"] for row in curves.read_curve(path)),
                           default=-1)
   if not os.path.exists(target) or last(source) > last(target):
     os.makedirs(data_dir, exist_ok=True)
@@ -89,8 +90,7 @@ def main():
   from nfsp_spiel.run import curves  # pylint: disable=g-import-not-at-top
   data = os.path.join(figure_runs.HERE, "data", "nfsp_lhe_recipe_leduc")
   for run in RUNS:
-    copy_further(os.path.join(args.runs, run), os.path.join(data, run),
-                 curves)
+    copy_further(os.path.join(args.runs, run), os.path.join(data, run))
   rule = curves.read_curve(os.path.join(data, "rule", "curve.csv"))
   scales = curves.read_curve(os.path.join(data, "scales", "curve.csv"))
   last = max(row["step"] for row in rule)
