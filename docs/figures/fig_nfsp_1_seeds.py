@@ -197,8 +197,8 @@ def combine(paths, names, output):
   from nfsp_spiel.run import curves  # pylint: disable=g-import-not-at-top
   runs = [[(row["step"], row["exploitability"])
            for row in curves.read_curve(path)] for path in paths]
-  steps, means, lows, highs = figure_runs.mean_and_band(runs)
-  points = list(figure_runs.shared_points(runs))
+  steps, means, lows, highs = curves.mean_and_band(runs)
+  points = list(curves.shared_points(runs))
   os.makedirs(os.path.dirname(output), exist_ok=True)
   with open(output, "w", newline="") as f:
     writer = csv.writer(f)

@@ -45,6 +45,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # pylint: disable=g-import-not-at-top
 
 import figure_runs  # docs/figures/figure_runs.py
+from nfsp_spiel.run import curves as run_curves
 
 DATA = os.path.join(figure_runs.HERE, "data", "nfsp_precision_lhe")
 SEEDS = (0, 2, 4)
@@ -101,7 +102,7 @@ def band_rows(folder):
       curves = seed_curves(folder, precision, metric)
       if len(curves) > 1:
         bands[precision] = dict(zip(("steps", "mean", "low", "high"),
-                                    figure_runs.mean_and_band(curves)))
+                                    run_curves.mean_and_band(curves)))
     if len(bands) < 2:
       continue
     first, second = (bands[precision] for precision in PRECISIONS)

@@ -7,7 +7,6 @@ to `data/<figure>/<run>/curve.csv` (through nfsp_spiel's evaluation logger).
 import argparse
 import csv
 import os
-import statistics
 
 import numpy as np
 
@@ -126,57 +125,17 @@ def compare_wall_clock(figure, games, labels, title, algorithms, seconds,
 
 # Several seeds of one algorithm: each seed thin, and the mean with a band of
 # +-1 standard error of the mean across the seeds (ddof 1), computed by
-# nfsp_spiel.run.curves.band_columns, the band a population's curve logs
+# nfsp_spiel.run.curves.mean_and_band, the band a population's curve logs
 # (examples/nfsp.py --seeds), over the points all the seeds reached.
 BAND_TEXT = "\u00b11 standard error of the mean across seeds"
 
 
-def mean_and_band(curves, tolerance=0.05):
-  """The mean over seeds of `curves` (each [(episodes, value), ...], logged
-  at the same points) and its band, at the points all of them reached
-  (`shared_points`): (episodes, means, lows, highs). A point's episode count
-  is the seeds' mean (runs log at the first episode end past a point, so
-  counts differ by a few episodes)."""
-  points = []
-  for point in shared_points(curves, tolerance):
-    band = run_curves.band_columns("value", [value for _, value in point])
-    points.append((statistics.fmean(step for step, _ in point),
-                   *(band[name] for name in run_curves.band_names("value"))))
-  return tuple(list(column) for column in zip(*points))
-
-
-def shared_points(curves, tolerance=0.05):
-  """The points of `curves` (each [(episodes, value), ...]) that all of them
-  share, one from each, in order (a k-way merge): points whose episode
-  counts lie within `tolerance` (relative) of each other. A run that was
-  stopped logged an extra point off the evaluation grid (`run_directory`:
-  the step it stopped at); the lowest run's point is passed over where its
-  next point lies at least as close to the others' as it does, or where the
-  points are not within `tolerance` and it has a next one, so that a stop
-  shifts no later pairing. Ends where the lowest run ends."""
-  at = [0] * len(curves)
-  while all(i < len(curve) for i, curve in zip(at, curves)):
-    steps = [curve[i][0] for i, curve in zip(at, curves)]
-    lowest = steps.index(min(steps))
-    spread = max(steps) - min(steps)
-    apart = spread > tolerance * max(max(steps), 1)
-    following = at[lowest] + 1
-    if following < len(curves[lowest]) and (
-        apart or abs(curves[lowest][following][0] - max(steps)) <= spread):
-      at[lowest] = following
-      continue
-    if apart:
-      return
-    yield [curve[i] for i, curve in zip(at, curves)]
-    at = [i + 1 for i in at]
-
-
 def draw_seeds(axes, curves, colour, label):
-  """`curves` (see `mean_and_band`) on `axes`: each seed thin, and their
+  """`curves` (see `run_curves.mean_and_band`) on `axes`: each seed thin, and their
   mean with its band, labelled `label` and the band's meaning."""
   for curve in curves:
     axes.plot(*zip(*curve), color=colour, alpha=0.3, linewidth=0.8)
-  steps, means, lows, highs = mean_and_band(curves)
+  steps, means, lows, highs = run_curves.mean_and_band(curves)
   if len(curves) > 1:
     figure_style.band(axes, steps, lows, highs, colour)
     label = f"{label} (mean of {len(curves)} seeds \u00b1 s.e.)"

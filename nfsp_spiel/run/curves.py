@@ -247,6 +247,46 @@ def band_names(metric, group=""):
   return [prefix + name for name in BAND]
 
 
+def mean_and_band(curves, tolerance=0.05):
+  """The mean over seeds of `curves` (each [(episodes, value), ...], logged
+  at the same points) and its band, at the points all of them reached
+  (`shared_points`): (episodes, means, lows, highs). A point's episode count
+  is the seeds' mean (runs log at the first episode end past a point, so
+  counts differ by a few episodes)."""
+  points = []
+  for point in shared_points(curves, tolerance):
+    band = band_columns("value", [value for _, value in point])
+    points.append((statistics.fmean(step for step, _ in point),
+                   *(band[name] for name in band_names("value"))))
+  return tuple(list(column) for column in zip(*points))
+
+
+def shared_points(curves, tolerance=0.05):
+  """The points of `curves` (each [(episodes, value), ...]) that all of them
+  share, one from each, in order (a k-way merge): points whose episode
+  counts lie within `tolerance` (relative) of each other. A run that was
+  stopped logged an extra point off the evaluation grid (`run_directory`:
+  the step it stopped at); the lowest run's point is passed over where its
+  next point lies at least as close to the others' as it does, or where the
+  points are not within `tolerance` and it has a next one, so that a stop
+  shifts no later pairing. Ends where the lowest run ends."""
+  at = [0] * len(curves)
+  while all(i < len(curve) for i, curve in zip(at, curves)):
+    steps = [curve[i][0] for i, curve in zip(at, curves)]
+    lowest = steps.index(min(steps))
+    spread = max(steps) - min(steps)
+    apart = spread > tolerance * max(max(steps), 1)
+    following = at[lowest] + 1
+    if following < len(curves[lowest]) and (
+        apart or abs(curves[lowest][following][0] - max(steps)) <= spread):
+      at[lowest] = following
+      continue
+    if apart:
+      return
+    yield [curve[i] for i, curve in zip(at, curves)]
+    at = [i + 1 for i in at]
+
+
 def _population(metric, columns):
   """{group: its members' names} of `metric`'s population columns, and the
   groups that have a band."""
