@@ -50,7 +50,7 @@ PLAYER_STYLES = {0: "-", 1: "--"}
 def _line(axes, rows, column, **style):
   points = [(r["step"], r[column]) for r in rows if column in r]
   if points:
-    axes.plot(*zip(*points), **style)
+    axes.plot(*zip(*points), **{"marker": "o", "markersize": 2, **style})
   return points
 
 
@@ -66,7 +66,7 @@ def draw(runs, path):
     colour = colours[name]
     for column, (label, style) in RESULTS.items():
       _line(results, rows, column, color=colour, linestyle=style,
-            label=f"{name}: {label}", marker="o", markersize=2)
+            label=f"{name}: {label}")
     for p, style in PLAYER_STYLES.items():
       points = _line(edges, rows, f"br_edge_{p}", color=colour,
                      linestyle=style, label=f"{name}: player {p}")
@@ -108,7 +108,9 @@ def draw(runs, path):
     axes.set_ylabel(label, fontsize=9)
     axes.grid(True, alpha=0.3)
     axes.legend(fontsize=6)
-  losses.set_yscale("log")
+  if any(line.get_ydata().max() > 0 for line in losses.get_lines()
+         if len(line.get_ydata())):  # before the first update: none yet
+    losses.set_yscale("log")
   for axes in grid[-1]:
     axes.set_xlabel("episodes")
   figure.suptitle("NFSP on Limit Hold'em (NFSPConfig.lhe()): diagnostics",
