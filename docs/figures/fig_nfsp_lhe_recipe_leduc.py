@@ -22,6 +22,15 @@ and 1/480 (LHE's value taken literally, 18x below the rule on Leduc).
       --output_dir runs/lhe_recipe_leduc/scales
   python docs/figures/fig_nfsp_lhe_recipe_leduc.py   # copies, draws
 
+The rule, written before the data: at the largest evaluation of at least
+`JUDGED_AT` episodes that the recipe's three seeds share, the recipe
+*learns on Leduc* if every seed's exploitability is at least `DROP` below
+its own at episode 0 and the seeds' mean is below their mean at the
+evaluation nearest half that x; it learns *as fast as the defaults* if,
+besides, its mean lies at or below the defaults' upper band (+1 s.e.) at
+the defaults' evaluation nearest that x. Before `JUDGED_AT` the script says
+the run is too short.
+
 Each command resumes its run; this script copies each run's curve to
 `data/nfsp_lhe_recipe_leduc/<run>/curve.csv` when it goes further than the
 committed one and draws `fig_nfsp_lhe_recipe_leduc.png`: exploitability
@@ -38,6 +47,9 @@ import figure_runs
 import nfsp_runs
 
 RUNS = ("rule", "scales")
+JUDGED_AT = 200_000  # episodes; the defaults fall from 2.44 to 1.49 by then
+DROP = 0.3  # chips per hand below a seed's untrained exploitability
+SEEDS = (0, 2, 4)
 DEFAULTS = os.path.join(figure_runs.HERE, "data", "nfsp_fig1_seeds",
                         "hidden_64", "curve.csv")
 # Population column groups (`--sweep`'s names) -> legend labels.
@@ -58,6 +70,35 @@ def copy_further(run_dir, data_dir):
   if not os.path.exists(target) or last(source) > last(target):
     os.makedirs(data_dir, exist_ok=True)
     shutil.copyfile(source, target)
+
+
+def _nearest(rows, x, column):
+  """`column` at the row whose step is nearest `x` (rows having it)."""
+  return min((r for r in rows if column in r),
+             key=lambda r: abs(r["step"] - x))[column]
+
+
+def verdict(rule, defaults):
+  """The rule above, on the recipe's and the defaults' curve rows."""
+  columns = [f"exploitability/seed{s}" for s in SEEDS]
+  shared = [r for r in rule if all(c in r for c in columns)]
+  x = max(r["step"] for r in shared)
+  if x < JUDGED_AT:
+    return f"too short: the seeds share {x:,.0f} episodes of {JUDGED_AT:,}"
+  last = next(r for r in shared if r["step"] == x)
+  dropped = all(last[c] <= shared[0][c] - DROP for c in columns)
+  mean = sum(last[c] for c in columns) / len(columns)
+  halfway = sum(_nearest(shared, x / 2, c) for c in columns) / len(columns)
+  if not (dropped and mean < halfway):
+    return (f"does not learn on Leduc by {x:,.0f} episodes: mean "
+            f"{mean:.3f} (at {x / 2:,.0f}: {halfway:.3f}); seeds "
+            + ", ".join(f"{last[c]:.3f} (from {shared[0][c]:.3f})"
+                        for c in columns))
+  high = _nearest(defaults, x, "exploitability/high")
+  pace = ("as fast as" if mean <= high else "slower than")
+  return (f"learns on Leduc, {pace} the defaults: mean {mean:.3f} at "
+          f"{x:,.0f} episodes (defaults' band up to {high:.3f} there; "
+          f"{halfway:.3f} at half that x)")
 
 
 def _band(axes, rows, prefix, label, colour):
@@ -105,7 +146,7 @@ def main():
   _band(top, rule, "exploitability",
         "LHE recipe (sec. 4.3), rewards / 26 (the rule), 3 seeds",
         colours["rule"])
-  _seeds(top, rule, "exploitability", (0, 2, 4), colours["rule"])
+  _seeds(top, rule, "exploitability", SEEDS, colours["rule"])
   for group, label in SCALES.items():
     column = f"exploitability/{group},seed0"
     points = [(r["step"], r[column]) for r in scales if column in r]
@@ -120,7 +161,7 @@ def main():
     for rows, group, colour in (
         (rule, "", colours["rule"]),
         *((scales, f"{g},", colours[g]) for g in SCALES)):
-      seeds = (0, 2, 4) if rows is rule else (0,)
+      seeds = SEEDS if rows is rule else (0,)
       columns = [f"br_gap_{player}/{group}seed{s}" for s in seeds]
       points = [(r["step"], sum(r[c] for c in columns) / len(columns))
                 for r in rows if all(c in r for c in columns)]
@@ -138,6 +179,7 @@ def main():
   path = os.path.join(figure_runs.HERE, "fig_nfsp_lhe_recipe_leduc.png")
   figure.savefig(path, dpi=120, bbox_inches="tight")
   print(f"wrote {path}: the recipe's three seeds to {last:,.0f} episodes")
+  print("verdict: " + verdict(rule, curves.read_curve(DEFAULTS)))
 
 
 if __name__ == "__main__":
