@@ -350,9 +350,9 @@ class NFSPConfig:
     `device` (`core.hardware.bfloat16_units`: a GPU, or a CPU with
     avx512_bf16 or amx_bf16), else "float32"; the choice is written into the
     config, so a checkpoint records it and a resume elsewhere is refused,
-    not silently switched. Three seeds per precision to 60k episodes on an AMX CPU, and
-    to 100k on an avx512_bf16 EPYC, gave overlapping curves at every
-    evaluation (docs/figures/fig_nfsp_precision_lhe.png; BUILD_NOTES "Mixed
+    not silently switched. bfloat16 is the default only because both
+    precisions' learning curves agree within their seed bands
+    (docs/figures/fig_nfsp_precision_lhe.py; BUILD_NOTES "Mixed
     precision")."""
     if "precision" not in changes:
       changes["precision"] = ("bfloat16" if hardware.bfloat16_units(

@@ -1,8 +1,8 @@
 """Several NFSP agents' learning calls in one compiled (XLA) call.
 
 A learning call of the papers' small networks costs more in TensorFlow's
-dispatch than in arithmetic (BUILD_NOTES: a Leduc lockstep was 72% learning
-calls), so the drivers make every call that fell due in a lockstep, all
+dispatch than in arithmetic (BUILD_NOTES, "NFSP: where the time goes and why
+it is built so"), so the drivers make every call that fell due in a lockstep, all
 players' and both networks' of each, in one compiled function. Each agent
 first samples its batches (in order, so the random streams are those of
 learning one agent at a time), then every part makes its updates in order:
@@ -104,9 +104,8 @@ def _compile(plans):
       outputs.append((losses, weights))
     return outputs
 
-  # XLA's CPU backend does not use bfloat16 units (issue 30: 91 GFLOP/s
-  # with XLA, 194 without, on an AVX512_BF16 CPU); TensorFlow's own kernels
-  # (oneDNN, cuBLAS) do.
+  # XLA's CPU backend does not use bfloat16 units, TensorFlow's own kernels
+  # (oneDNN, cuBLAS) do (BUILD_NOTES, "Mixed precision").
   bfloat16 = any(agent.config.precision == "bfloat16" for agent, *_ in plans)
   return tf.function(learn, input_signature=specs,
                      jit_compile=not bfloat16).get_concrete_function()

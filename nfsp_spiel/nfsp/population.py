@@ -28,13 +28,13 @@ NFSP-ARM members' games and memories bit for bit, weights within 1e-5.
 Learning (`learning=`): "stacked" is the one call above; "separate" makes
 each member's calls through its own fused call, as its single run does (K
 calls a lockstep; bit for bit the single runs). "auto" (the default) stacks
-where that was measured faster on one core of the 2-core EPYC
-(`benchmarks/population_episodes.py`, BUILD_NOTES): at least
+where stacking measured faster than separate calls
+(`benchmarks/population_episodes.py --learning stacked,separate`; BUILD_NOTES,
+"Population training: K runs in one process"): at least
 `STACK_FROM_MEMBERS` members whose hidden layers have at most
-`STACK_UP_TO_UNITS` units each; Limit Hold'em's networks and populations of
-two learn separately (measured: Leduc K = 2 0.90x one run separately, 0.81x
-stacked; K = 3 1.03x stacked, 0.89x separately; Limit Hold'em K = 2 1.10x
-separately, 0.75x stacked).
+`STACK_UP_TO_UNITS` units each. Limit Hold'em's networks and populations of
+two learn separately: a stacked call costs per member about what the
+member's own call costs, so stacking saves nothing there.
 
 Seeds: `agents_for` seeds player p's agent with seed + p and the driver's
 games with seed, so runs of seeds s and s + 1 share random streams (agent 1
