@@ -72,9 +72,9 @@ SLOW = {
     "[script-3] runs the same code",
     "test_readme.py::test_snippet_runs_as_pasted[repl-4]":
     "[script-4] runs the same code",
-    "test_readme.py::test_docs_snippet_runs_as_a_script[docs/evaluation.md-0]":
+    "test_readme.py::test_docs_snippet_runs_as_a_script[docs/evaluation.md-1]":
     "Limit Hold'em matches and LBR: tests/test_lbr.py, test_matches.py",
-    "test_readme.py::test_docs_snippet_runs_as_a_script[docs/scaling.md-2]":
+    "test_readme.py::test_docs_snippet_runs_as_a_script[docs/scaling.md-4]":
     "Ray, 60 s; Ray runs only in the slow run",
     "test_examples.py::test_smooth_uct_on_limit_holdem_runs_and_resumes":
     "test_smooth_uct_runs_and_resumes (Leduc) stays",
