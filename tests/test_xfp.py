@@ -13,6 +13,7 @@ import nfsp_spiel  # noqa: F401
 from nfsp_spiel import evaluation
 from nfsp_spiel.trees import public_tree
 from nfsp_spiel.trees import sequence_form
+from nfsp_spiel.fictitious_play import n_player
 from nfsp_spiel.fictitious_play import xfp
 
 
@@ -210,7 +211,8 @@ def test_checkpoint_round_trip(tmp_path):
 
 
 @pytest.mark.parametrize("name,match", [
-    ("kuhn_poker(players=3)", "3 players"),
+    ("goofspiel(players=3,num_cards=3)", "XFPSolver needs a sequential game "
+     "with information-state strings; .* has dynamics .*SIMULTANEOUS"),
     ("matrix_rps", "dynamics"),
     ("matrix_pd", "utility"),
 ])
@@ -319,24 +321,28 @@ def _largest_difference(tables, other):
              for key, probs in table.items() for a in probs)
 
 
-@pytest.mark.parametrize("name,iterations", [("kuhn_poker", 50),
-                                             ("leduc_poker", 20)])
+@pytest.mark.parametrize("name,iterations", [
+    ("kuhn_poker", 50), ("leduc_poker", 20), ("kuhn_poker(players=3)", 50),
+    # 1.8M histories: OpenSpiel's solver takes minutes an iteration.
+    pytest.param("leduc_poker(players=3)", 2, marks=pytest.mark.slow)])
 def test_average_policy_tables_match_openspiels_xfp(name, iterations):
   """OpenSpiel's fictitious_play.XFPSolver, iteration by iteration, ties
   included: on Kuhn, OpenSpiel's best response bets with the Queen at
   iterations 3 to 5, where its sums put betting 2.8e-17 above passing (both
-  -1/18); taking the lowest tied action instead parts by 0.25 there."""
+  -1/18); taking the lowest tied action instead parts by 0.25 there. With
+  three players each best response is to the product of the other two's
+  reach, and NashConv is the measure."""
   game = pyspiel.load_game(name)
   ours, theirs = xfp.XFPSolver(game), fictitious_play.XFPSolver(game)
   for _ in range(iterations):
     ours.iteration()
     theirs.iteration()
     tables = theirs.average_policy_tables()
-    assert ours.average_policy_tables()[0].keys() == tables[0].keys()
+    assert [t.keys() for t in ours.average_policy_tables()] == [
+        t.keys() for t in tables]
     assert _largest_difference(ours.average_policy_tables(), tables) < 1e-12
-  assert ours.exploitability() == pytest.approx(
-      py_exploitability.exploitability(game, theirs.average_policy()),
-      abs=1e-12)
+  assert ours.nash_conv() == pytest.approx(
+      py_exploitability.nash_conv(game, theirs.average_policy()), abs=1e-12)
 
 
 def test_openspiels_kuhn_check_holds_for_this_solver():
@@ -373,7 +379,7 @@ def test_tie_break_makes_openspiels_choices_against_pure_strategies(name):
     for p in (0, 1):
       _, response = form.best_response(
           p, pure[1 - p],
-          break_ties=sequence_form.OpenSpielTieBreak(form, p, pure[1 - p]))
+          break_ties=sequence_form.OpenSpielTieBreak(form, p, pure))
       theirs = py_exploitability.best_response(
           game, form.to_tabular(pure), p)["best_response_action"]
       assert {key: int(np.argmax(response[form.row_of(p, key)]))
@@ -403,7 +409,71 @@ def test_metagame_of_the_oracles():
     xfp.XFPSolver(game).get_empirical_metagame(10)
 
 
-def test_n_player_games_name_openspiels_solver():
-  with pytest.raises(ValueError, match="3 players: use OpenSpiel's open_spiel"
-                     r"\.python\.algorithms\.fictitious_play\.XFPSolver"):
-    xfp.XFPSolver(pyspiel.load_game("kuhn_poker(players=3)"))
+def test_metagame_of_three_players_oracles():
+  """With three players the meta-game has an axis per player, as
+  OpenSpiel's: entry [i, j, k] of player p's is its expected return when the
+  players play their oracles i, j and k."""
+  game = pyspiel.load_game("kuhn_poker(players=3)")
+  solver = xfp.XFPSolver(game, save_oracles=True)
+  for _ in range(2):
+    solver.iteration()
+  meta_games = solver.get_empirical_metagame(100)
+  assert [m.shape for m in meta_games] == [(3, 3, 3)] * 3
+  form = solver.form
+  for entry in [(0, 0, 0), (1, 2, 0), (2, 0, 1)]:
+    profile = [solver.oracles[p][i] for p, i in enumerate(entry)]
+    expected = expected_game_score.policy_value(
+        game.new_initial_state(), [form.to_tabular(profile)] * 3)
+    for p in range(3):
+      assert meta_games[p][entry] == pytest.approx(expected[p], abs=1e-12)
+
+
+@pytest.mark.parametrize("name", ["kuhn_poker(players=3)",
+                                  "kuhn_poker(players=4)"])
+def test_n_player_values_are_openspiels(name):
+  """Best responses against the others' joint reach, on-policy values and
+  NashConv of random profiles, against OpenSpiel's tree walks."""
+  game = pyspiel.load_game(name)
+  form = n_player.NPlayerSequenceForm(game)
+  rng = np.random.default_rng(0)
+  profile = [form.random_strategy(p, rng) for p in range(game.num_players())]
+  tabular = form.to_tabular(profile)
+  best, on_policy = form.values(profile)
+  for p in range(game.num_players()):
+    assert best[p] == pytest.approx(py_exploitability.best_response(
+        game, tabular, p)["best_response_value"], abs=1e-12)
+  np.testing.assert_allclose(on_policy, expected_game_score.policy_value(
+      game.new_initial_state(), [tabular] * game.num_players()), atol=1e-12)
+  assert evaluation.nash_conv(game, tabular) == pytest.approx(
+      py_exploitability.nash_conv(game, tabular), abs=1e-12)
+
+
+def test_n_player_form_of_a_two_player_game_is_the_two_player_form():
+  """The product over opponents reduces to the opponent's reach: on Leduc
+  both forms give the same values."""
+  game = pyspiel.load_game("leduc_poker")
+  general, two = n_player.NPlayerSequenceForm(game), (
+      sequence_form.SequenceForm(game))
+  rng = np.random.default_rng(2)
+  profile = [two.random_strategy(p, rng) for p in (0, 1)]
+  for got, expected in zip(general.values(profile), two.values(profile)):
+    np.testing.assert_allclose(got, expected, atol=1e-12)
+
+
+def test_three_player_kuhn_nash_conv_falls_and_checkpoints(tmp_path):
+  game = pyspiel.load_game("kuhn_poker(players=3)")
+  solver = xfp.XFPSolver(game)
+  start = solver.nash_conv()
+  for _ in range(100):
+    solver.iteration()
+  # Measured: 2.0625 for the uniform start, 0.078 after 100 iterations.
+  assert solver.nash_conv() < start / 20
+  assert solver.exploitability() == pytest.approx(solver.nash_conv() / 3)
+  assert solver.state_visits_per_iteration == 3 * 617 + 48
+  path = solver.save(tmp_path / "xfp3.npz")
+  resumed = xfp.XFPSolver.restore(game, path)
+  for _ in range(5):
+    solver.iteration()
+    resumed.iteration()
+  for p in range(3):
+    np.testing.assert_array_equal(solver.strategies[p], resumed.strategies[p])

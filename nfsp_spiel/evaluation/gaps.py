@@ -44,8 +44,7 @@ def best_response_gaps(game, average_policy, learned_best_responses):
     for player, learned in sorted(learned_best_responses.items()):
       profile = list(average)
       profile[player] = learned.strategies[player]
-      value = form.value(profile)
-      gaps.append(float(exact[player] - (value if player == 0 else -value)))
+      gaps.append(float(exact[player] - form.player_value(profile, player)))
     return gaps
   average = policies.as_policy(game, average_policy)
   exact = best_responses.best_response_values(game, average).best_response

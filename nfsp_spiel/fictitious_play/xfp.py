@@ -15,13 +15,16 @@ moves the average towards it with effective stepsize lambda(u) per state u:
   plays local best responses from every depth of the player's tree.
 
 The game is compiled once into sequence-form arrays (`sequence_form`; River
-poker and nfsp_leduc into their public tree x hands, `public_tree`), so an
+poker and nfsp_leduc into their public tree x hands, `public_tree`; games of
+more than two players into `n_player.NPlayerSequenceForm`, where a best
+response weighs each terminal by the product of the others' reach), so an
 iteration is a handful of vectorised operations, linear in the tree size.
 `XFPSolver` has the interface of OpenSpiel's `fictitious_play.XFPSolver`
 (`iteration()`, `average_policy()` as an OpenSpiel policy,
 `average_policy_tables()`, `save_oracles` and `get_empirical_metagame()`)
-for two-player zero-sum games; OpenSpiel's walks states one by one and also
-serves n-player games.
+for two-player zero-sum games and sequential games of any number of players;
+OpenSpiel's walks the states one by one. Beyond two players fictitious play
+need not converge to a Nash equilibrium; `nash_conv()` measures the average.
 
 Same trajectory: on OpenSpiel's games the averages equal those of OpenSpiel's
 XFPSolver to the bit (measured: Kuhn poker for 2000 iterations, Leduc for
@@ -39,12 +42,14 @@ poker, nfsp_leduc) take the lowest tied action.
 """
 
 import dataclasses
+import itertools
 from typing import Callable, Optional, Union
 
 import numpy as np
 
 from nfsp_spiel.core import checkpoints
 from nfsp_spiel import evaluation
+from nfsp_spiel.fictitious_play import n_player
 from nfsp_spiel.trees import public_tree
 from nfsp_spiel.trees import sequence_form
 
@@ -150,10 +155,10 @@ def gfp_update(form, player, average, response, alpha):
 class XFPSolver:
   """Extensive-form fictitious play on a compiled game; see the module docstring.
 
-  Drop-in for OpenSpiel's `fictitious_play.XFPSolver` on two-player games:
+  Drop-in for OpenSpiel's `fictitious_play.XFPSolver`:
   `XFPSolver(game, save_oracles=...)`, `iteration()`, `average_policy()`,
   `average_policy_tables()`, `get_empirical_metagame()`; plus
-  `exploitability()` and the strategy arrays. Its episode samplers
+  `exploitability()`, `nash_conv()` and the strategy arrays. Its episode samplers
   (`sample_episode(s)`) have no counterpart: the meta-game is exact here.
   """
 
@@ -162,58 +167,56 @@ class XFPSolver:
     """Compiles `game`; `config` and `overrides` (its fields) set the rule.
 
     Args:
-      game: a two-player zero-sum OpenSpiel game.
+      game: a two-player zero-sum OpenSpiel game, or a sequential game of
+        more players (any utility) with information-state strings.
       config: an `XFPConfig`; None for the papers' XFP.
       save_oracles: keep every player's initial strategy and every best
         response in `oracles`, for `get_empirical_metagame()`.
       **overrides: `XFPConfig` fields replacing `config`'s.
     """
     self.config = dataclasses.replace(config or XFPConfig(), **overrides)
-    if game.num_players() != 2:
-      raise ValueError(
-          f"XFPSolver compiles two-player zero-sum games into arrays; {game} "
-          f"has {game.num_players()} players: use OpenSpiel's "
-          "open_spiel.python.algorithms.fictitious_play.XFPSolver, which "
-          "walks the states one by one")
-    self.form = (public_tree.public_tree_form(game) or
-                 sequence_form.SequenceForm(game))
+    self.form = n_player.compile_game(game, "XFPSolver")
     self.game = game
+    self.players = range(game.num_players())
     self._rng = np.random.default_rng(self.config.seed)
     if self.config.initial_strategy == "uniform":
-      self.strategies = [self.form.uniform(p) for p in (0, 1)]
+      self.strategies = [self.form.uniform(p) for p in self.players]
     else:
       self.strategies = [self.form.random_strategy(p, self._rng)
-                         for p in (0, 1)]
+                         for p in self.players]
     self.iterations = 0
     self._exact = None  # exact best responses to the current average
     # Per player: the initial strategy, then each iteration's best response.
     self.oracles = ([[s] for s in self.strategies] if save_oracles else None)
 
   def exact_best_responses(self):
-    """[(value, one-hot strategy)] of both players against the average."""
+    """[(value, one-hot strategy)] of every player against the average."""
     if self._exact is None:
-      self._exact = [self.form.best_response(p, self.strategies[1 - p],
+      self._exact = [self.form.best_response(p, self._opponents(p),
                                              break_ties=self._tie_break(p))
-                     for p in (0, 1)]
+                     for p in self.players]
     return self._exact
+
+  def _opponents(self, player):
+    return n_player.opponents(self.form, self.strategies, player)
 
   def _tie_break(self, player):
     """OpenSpiel's choice among tied actions where the game was walked;
     public trees have no histories to redo its sums on: the lowest action."""
     if isinstance(self.form, public_tree.PublicTreeSequenceForm):
       return None
-    return sequence_form.OpenSpielTieBreak(self.form, player,
-                                           self.strategies[1 - player])
+    return sequence_form.OpenSpielTieBreak(self.form, player, self.strategies)
 
   @property
   def state_visits_per_iteration(self):
     """An iteration's work in the papers' cost model, a machine-independent
-    clock to compare with `fsp.FSPSolver.state_visits`: two best responses
-    visit every game state and the average update every information state
-    (thesis 5.6.2: XFP "performs computation at each state"). The arrays
-    here do that work in products, but its amount, the game's size, is the
-    same."""
-    return 2 * self.form.num_states + self.form.num_information_states
+    clock to compare with `fsp.FSPSolver.state_visits`: a best response per
+    player visits every game state and the average update every information
+    state (thesis 5.6.2: XFP "performs computation at each state"). The
+    arrays here do that work in products, but its amount, the game's size,
+    is the same."""
+    return (len(self.players) * self.form.num_states +
+            self.form.num_information_states)
 
   @property
   def state_visits(self):
@@ -221,19 +224,24 @@ class XFPSolver:
     return self.iterations * self.state_visits_per_iteration
 
   def exploitability(self):
-    """Exploitability of the average profile, through the evaluation module.
+    """Exploitability of the average profile, through the evaluation module:
+    NashConv / number of players (OpenSpiel's definition).
 
-    The policy carries the compiled game, so this costs two best responses
-    on arrays (about a millisecond on Leduc, 50 ms on 60-card Leduc).
+    The policy carries the compiled game, so this costs a best response per
+    player on arrays (about a millisecond on Leduc, 50 ms on 60-card Leduc).
     """
     return evaluation.exploitability(self.game, self.policy())
+
+  def nash_conv(self):
+    """NashConv of the average profile (the measure beyond two players)."""
+    return evaluation.nash_conv(self.game, self.policy())
 
   def iteration(self):
     """One fictitious-play step: best responses, then the average update."""
     noise = self.config.best_response_noise
     if noise > 0:
-      responses = [self.form.best_response(p, self.strategies[1 - p], noise,
-                                           self._rng)[1] for p in (0, 1)]
+      responses = [self.form.best_response(p, self._opponents(p), noise,
+                                           self._rng)[1] for p in self.players]
     else:
       responses = [response for _, response in self.exact_best_responses()]
     if self.oracles is not None:
@@ -241,7 +249,8 @@ class XFPSolver:
         oracles.append(response)
     self.iterations += 1
     alpha = self.config.alpha_at(self.iterations)
-    self.strategies = [self._update(p, responses[p], alpha) for p in (0, 1)]
+    self.strategies = [self._update(p, responses[p], alpha)
+                       for p in self.players]
     self._exact = None
 
   def _update(self, player, response, alpha):
@@ -284,18 +293,22 @@ class XFPSolver:
       seed: seeds OpenSpiel's sampling; unused for the same reason.
 
     Returns:
-      Per player, a K x K array whose [i, j] is that player's expected
-      return when player 0 plays its oracle i and player 1 its oracle j
-      (oracle 0: the initial strategy; oracle k: iteration k's response).
+      Per player, a K x ... x K array (one axis per player) whose
+      [i, j, ...] is that player's expected return when player 0 plays its
+      oracle i, player 1 its oracle j, ... (oracle 0: the initial strategy;
+      oracle k: iteration k's response).
     """
     del sims_per_entry, seed  # exact expectations need no samples
     if self.oracles is None:
       raise ValueError("no oracles kept: create the solver with "
                        "XFPSolver(game, save_oracles=True)")
-    values = np.array([[self.form.value([first, second])
-                        for second in self.oracles[1]]
-                       for first in self.oracles[0]])
-    return [values, -values]
+    shape = tuple(len(oracles) for oracles in self.oracles)
+    values = np.zeros((len(self.players),) + shape)
+    for entry in itertools.product(*map(range, shape)):
+      profile = [oracles[i] for oracles, i in zip(self.oracles, entry)]
+      for p in self.players:
+        values[(p,) + entry] = self.form.player_value(profile, p)
+    return list(values)
 
   def checkpoint_header(self):
     """What this solver's checkpoints hold: XFP, the game, the config."""
@@ -306,8 +319,8 @@ class XFPSolver:
     with a training run's `progress` (`run_directory`) beside it."""
     return checkpoints.save(path, self.checkpoint_header(), self._rng,
                             progress, iterations=self.iterations,
-                            strategy0=self.strategies[0],
-                            strategy1=self.strategies[1])
+                            **{f"strategy{p}": self.strategies[p]
+                               for p in self.players})
 
   @classmethod
   def restore(cls, game, path, config=None, **overrides):
@@ -316,7 +329,7 @@ class XFPSolver:
     solver = cls(game, config, **overrides)
     data = checkpoints.load(path, solver.checkpoint_header(), solver._rng)  # pylint: disable=protected-access
     checkpoints.check_shapes(path, data, {
-        f"strategy{p}": solver.strategies[p] for p in (0, 1)})
-    solver.strategies = [data["strategy0"], data["strategy1"]]
+        f"strategy{p}": solver.strategies[p] for p in solver.players})
+    solver.strategies = [data[f"strategy{p}"] for p in solver.players]
     solver.iterations = int(data["iterations"])
     return solver

@@ -32,6 +32,18 @@ from nfsp_spiel.trees import game_tree
 TIE_TOLERANCE = 1e-12
 
 
+def sequential_problems(game):
+  """What keeps `game`'s histories from compiling into sequences of
+  information states, in words; empty if nothing."""
+  game_type = game.get_type()
+  problems = []
+  if game_type.dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
+    problems.append(f"dynamics {game_type.dynamics}")
+  if not game_type.provides_information_state_string:
+    problems.append("no information-state strings")
+  return problems
+
+
 def check_two_player_zero_sum(game, who):
   """Raises ValueError unless `game` suits a two-player zero-sum solver."""
   game_type = game.get_type()
@@ -41,10 +53,7 @@ def check_two_player_zero_sum(game, who):
   if game_type.utility not in (pyspiel.GameType.Utility.ZERO_SUM,
                                pyspiel.GameType.Utility.CONSTANT_SUM):
     problems.append(f"utility {game_type.utility}")
-  if game_type.dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
-    problems.append(f"dynamics {game_type.dynamics}")
-  if not game_type.provides_information_state_string:
-    problems.append("no information-state strings")
+  problems += sequential_problems(game)
   if problems:
     raise ValueError(f"{who} needs a sequential two-player zero-sum game with "
                      f"information-state strings; {game} has "
@@ -55,31 +64,38 @@ class SequenceForm:
   """A compiled two-player zero-sum game; see the module docstring.
 
   Subclasses compile other representations into the same strategy space
-  (`public_tree.PublicTreeSequenceForm`); they override `_sequence_payoffs`
-  and `value`, the only methods that look at payoffs.
+  (`public_tree.PublicTreeSequenceForm`), or other games
+  (`fictitious_play.n_player.NPlayerSequenceForm`); they override `_check`,
+  `_sequence_payoffs`, `value` and `player_value`, the only methods that look
+  at the kind of game or its payoffs.
   """
 
   def __init__(self, game, tree=None):
     """Compiles `game`, or reads `tree` (its `game_tree.GameTree`) if given."""
-    check_two_player_zero_sum(game, "SequenceForm")
+    self._check(game)
     self.game_tree = tree or game_tree.GameTree(game)
     # The tree's numbering is the form's: information states and terminals
     # in the order of its walk (a pre-order: an information state is met
     # before those below it).
     t = self.game_tree
+    players = range(game.num_players())
     last = t.last_moves()  # each player's last (information state, action)
-    self._build(game, [t.legal_actions(p) for p in (0, 1)],
-                [[last[node][p] for node in t.first_node[p]] for p in (0, 1)])
+    self._build(game, [t.legal_actions(p) for p in players],
+                [[last[node][p] for node in t.first_node[p]] for p in players])
     self.keys, self.states = t.keys, t.states  # per player, per information state
     self.num_states = t.num_nodes
-    self.num_information_states = len(t.keys[0]) + len(t.keys[1])
+    self.num_information_states = sum(len(keys) for keys in t.keys)
     terminals = np.flatnonzero(t.player == game_tree.TERMINAL)
     self.utility = t.returns[terminals, 0]  # player 0's, per terminal
     self.chance = t.reach[terminals]
     last = np.array([last[node] for node in terminals], np.int64).reshape(
-        -1, 2, 2)
+        -1, len(players), 2)
     self.terminal_sequence = np.stack(  # [player, terminal]
-        [self.sequence_of(p, last[:, p]) for p in (0, 1)])
+        [self.sequence_of(p, last[:, p]) for p in players])
+
+  def _check(self, game):
+    """Raises ValueError unless this form can hold `game`."""
+    check_two_player_zero_sum(game, "SequenceForm")
 
   def _build(self, game, legal, parents):
     """The strategy space from, per player and information state, its legal
@@ -89,7 +105,7 @@ class SequenceForm:
     self.num_actions = game.num_distinct_actions()
     self.legal, self.sequence, self.parent_sequence = [], [], []
     self.depth, self.num_sequences, self.levels = [], [], []
-    for p in (0, 1):
+    for p in range(len(legal)):
       mask = np.zeros((len(legal[p]), self.num_actions), bool)
       for row, actions in enumerate(legal[p]):
         mask[row, actions] = True
@@ -192,6 +208,11 @@ class SequenceForm:
     reach1 = self.reach(1, strategies[1])[self.terminal_sequence[1]]
     return float(np.sum(self.utility * self.chance * reach0 * reach1))
 
+  def player_value(self, strategies, player):
+    """`player`'s expected utility under the profile."""
+    value = self.value(strategies)
+    return value if player == 0 else -value
+
   def values(self, strategies):
     """(best-response values, on-policy values) of both players."""
     best = [self.best_response(p, strategies[1 - p])[0] for p in (0, 1)]
@@ -211,14 +232,14 @@ class SequenceForm:
     `nfsp_spiel.evaluation` evaluate it on the arrays instead of the tree.
     """
     if self._skeleton is None:
-      states = {key: state for p in (0, 1)
-                for key, state in zip(self.keys[p], self.states[p])}
+      states = {key: state for keys, states in zip(self.keys, self.states)
+                for key, state in zip(keys, states)}
       self._skeleton = policy_lib.TabularPolicy(self.game, states=states)
       self._rows = [np.array([self._skeleton.state_lookup[k] for k in keys],
                              np.int64) for keys in self.keys]
     tabular = self._skeleton.__copy__(copy_action_probability_array=True)
-    for p in (0, 1):
-      tabular.action_probability_array[self._rows[p]] = strategies[p]
+    for rows, strategy in zip(self._rows, strategies):
+      tabular.action_probability_array[rows] = strategy
     tabular.sequence_form = self
     return tabular
 
@@ -255,13 +276,14 @@ class OpenSpielTieBreak:
   2.8e-17 below betting's, both -1/18. This tie-breaker redoes those sums,
   in that order, for the tied information states only (at most a walk of the
   tree per best response), so that solvers on arrays make OpenSpiel's choices
-  given the same, bit for bit, opponent strategy. It needs the walked tree's
-  states (`SequenceForm`, not a public tree).
+  given the same, bit for bit, strategies of the others. It needs the walked
+  tree's states (`SequenceForm`, not a public tree).
   """
 
-  def __init__(self, form, player, opponent_strategy):
+  def __init__(self, form, player, strategies):
+    """`strategies`: the profile responded to (`player`'s own is unread)."""
     self._form, self._player = form, player
-    self._opponent = opponent_strategy
+    self._strategies = strategies
     self._members = None  # row -> [(history, others' reach)], on first tie
     self._values = {}  # history string -> value, below decided states
 
@@ -282,7 +304,7 @@ class OpenSpielTieBreak:
     actor = state.current_player()
     if actor == self._player:
       return [(action, 1.0) for action in state.legal_actions()]
-    probs = self._opponent[self._form.row_of(
+    probs = self._strategies[actor][self._form.row_of(
         actor, state.information_state_string(actor))]
     return [(action, probs[action]) for action in state.legal_actions()]
 
@@ -328,7 +350,7 @@ class SequenceFormPolicy(policy_lib.Policy):
   """
 
   def __init__(self, form, strategies):
-    super().__init__(form.game, [0, 1])
+    super().__init__(form.game, list(range(form.game.num_players())))
     self.sequence_form = form
     self.strategies = strategies
 
