@@ -17,10 +17,17 @@ ICML 2015, sec. 4-5 (Alg. 2); Heinrich's thesis (2017), sec. 5.4-5.6
    counting model, N(u, a) += rho(a) (its policy at u) or the one-hot action,
    and its average strategy is N(u, .) / N(u).
 
+Every part is per player, so games of more than two players run as they
+are (the papers state FSP for N players; ICML 2015 sec. 4): while the
+memories fill, the (beta_i, sigma_-i) episodes are stored by every opponent.
+There fictitious play need not converge to a Nash equilibrium, and the
+measure is NashConv (`nash_conv()`).
+
 Information states are keyed by their information-state tensor, the same key
 an RL agent gets from `rl_environment` (for Leduc this merges states that
 differ only in suits, which never matter there).
-Evaluation runs on the game's compiled form (`sequence_form`, `public_tree`),
+Evaluation runs on the game's compiled form (`sequence_form`, `public_tree`,
+`n_player`),
 which also gives the diagnostics of thesis fig. 5.1 and 5.2: best-response
 quality (eq. 5.2) and the distance to the exact, full-width XFP average of the
 same best responses.
@@ -35,8 +42,8 @@ from open_spiel.python import rl_agent
 
 from nfsp_spiel.core import checkpoints
 from nfsp_spiel import evaluation
-from nfsp_spiel.trees import public_tree
 from nfsp_spiel.trees import sequence_form
+from nfsp_spiel.fictitious_play import n_player
 from nfsp_spiel.fictitious_play import xfp
 
 
@@ -271,8 +278,8 @@ class FSPSolver:
 
   `iteration()` runs one batch iteration; `average_policy()` is the counting
   models' average as an OpenSpiel `TabularPolicy` (`policy()` a light one);
-  `exploitability()`, `best_response_quality()` and `average_error()` are the
-  papers' measurements. `learners` and `average_models` are the per-player
+  `exploitability()`, `nash_conv()`, `best_response_quality()` and
+  `average_error()` are the papers' measurements. `learners` and `average_models` are the per-player
   OpenSpiel agents.
   """
 
@@ -282,23 +289,21 @@ class FSPSolver:
       overrides["seed"] = seed
     self.config = dataclasses.replace(config or FSPConfig(), **overrides)
     game_type = game.get_type()
-    if game.num_players() != 2 or not (
-        game_type.provides_information_state_tensor):
+    if not game_type.provides_information_state_tensor:
       raise ValueError(
-          f"FSPSolver needs a two-player game with information-state tensors "
-          f"(its tables are keyed by them); {game} has {game.num_players()} "
-          f"players and provides_information_state_tensor="
+          f"FSPSolver needs a game with information-state tensors (its tables "
+          f"are keyed by them); {game} has provides_information_state_tensor="
           f"{game_type.provides_information_state_tensor}")
     self.game = game
-    self.form = (public_tree.public_tree_form(game) or
-                 sequence_form.SequenceForm(game))
-    self.tables = [InfoStateTable(self.form, p) for p in (0, 1)]
+    self.players = range(game.num_players())
+    self.form = n_player.compile_game(game, "FSPSolver")
+    self.tables = [InfoStateTable(self.form, p) for p in self.players]
     self._rng = np.random.default_rng(self.config.seed)
     max_length = game.max_game_length()
     self.learners = [QLearner(p, self.tables[p], self.config, max_length,
-                              self._rng) for p in (0, 1)]
+                              self._rng) for p in self.players]
     self.average_models = [CountingModel(p, self.tables[p], self._rng)
-                           for p in (0, 1)]
+                           for p in self.players]
     # On a public tree, episodes are played on the tree's arrays; the class
     # (tensor-keyed information state) of every (decision node, hand) row:
     self._tree = getattr(self.form, "tree", None)
@@ -337,16 +342,15 @@ class FSPSolver:
     full = all(learner.memory.full for learner in self.learners)
     if full:
       for _ in range(config.simultaneous_episodes):
-        self._episode([self._rng.random() < eta for _ in (0, 1)],
-                      store=(True, True))
-    for player in (0, 1):
+        self._episode([self._rng.random() < eta for _ in self.players],
+                      store=[True for _ in self.players])
+    for player in self.players:
       for _ in range(config.alternating_episodes):
-        best = [True, True]
-        best[1 - player] = self._rng.random() < eta
-        store = [False, False]
-        # The best responder learns from it once the memories are full
-        # (Alg. 6); before, the opponent stores it (ICML 2015 sec. 5.2).
-        store[player if full else 1 - player] = True
+        # The opponents play sigma_-i, drawn in seat order; the best
+        # responder learns from the episode once the memories are full
+        # (Alg. 6), before that its opponents store it (ICML 2015 sec. 5.2).
+        best = [p == player or self._rng.random() < eta for p in self.players]
+        store = [(p == player) == full for p in self.players]
         self._episode(best, store, count_player=player)
     for learner in self.learners:
       self.state_visits += learner.replay(k)
@@ -385,7 +389,7 @@ class FSPSolver:
     its average), files the transitions and the counting targets."""
     rows, actions, probs, returns = (self._play_tree(best) if self._tree else
                                      self._play_states(best))
-    for player in (0, 1):
+    for player in self.players:
       if store[player] and rows[player]:
         self.learners[player].memory.add(rows[player], actions[player],
                                          returns[player])
@@ -395,7 +399,7 @@ class FSPSolver:
                      actions[count_player]])
       self.average_models[count_player].add(rows[count_player], targets)
       self.state_visits += len(rows[count_player])
-    self.state_visits += len(rows[0]) + len(rows[1])
+    self.state_visits += sum(len(own) for own in rows)
     self.episodes += 1
 
   def _play_tree(self, best):
@@ -424,7 +428,7 @@ class FSPSolver:
   def _play_states(self, best):
     """An episode on OpenSpiel states, keyed by information-state tensors."""
     state = self.game.new_initial_state()
-    rows, actions, probs = ([], []), ([], []), ([], [])
+    rows, actions, probs = ([[] for _ in self.players] for _ in range(3))
     rng = self._rng
     while not state.is_terminal():
       if state.is_chance_node():
@@ -450,7 +454,7 @@ class FSPSolver:
   def _rows(self, tables):
     """Per-class tables as the compiled form's per-row strategy arrays."""
     strategies = []
-    for p in (0, 1):
+    for p in self.players:
       strategy = self.form.uniform(p)
       strategy[self.tables[p].rows] = tables[p][self.tables[p].class_of_row]
       strategies.append(strategy)
@@ -474,12 +478,16 @@ class FSPSolver:
   def exploitability(self):
     return evaluation.exploitability(self.game, self.policy())
 
+  def nash_conv(self):
+    """NashConv of the average profile (the measure beyond two players)."""
+    return evaluation.nash_conv(self.game, self.policy())
+
   def best_response_quality(self):
     """Thesis eq. 5.2 for the current Boltzmann best responses."""
     best = sequence_form.SequenceFormPolicy(self.form,
                                             self.best_response_strategies())
     return evaluation.best_response_quality(self.game, self.policy(),
-                                            [best, best])
+                                            [best for _ in self.players])
 
   def checkpoint_header(self):
     """What this solver's checkpoints hold: FSP, the game, the config."""
@@ -491,7 +499,7 @@ class FSPSolver:
     arrays = {"iterations": self.iterations, "episodes": self.episodes,
               "state_visits": self.state_visits,
               "deals": np.array(self._deals, np.int64).reshape(-1, 2)}
-    for p in (0, 1):
+    for p in self.players:
       memory = self.learners[p].memory
       arrays.update({f"q{p}": self.learners[p].q,
                      f"counts{p}": self.average_models[p].counts,
@@ -509,14 +517,14 @@ class FSPSolver:
     game or config raises `checkpoints.CheckpointError`."""
     solver = cls(game, config, seed, **overrides)
     data = checkpoints.load(path, solver.checkpoint_header(), solver._rng)  # pylint: disable=protected-access
-    for p in (0, 1):
+    for p in solver.players:
       memory = solver.learners[p].memory
       checkpoints.check_shapes(path, data, {
           f"q{p}": solver.learners[p].q,
           f"counts{p}": solver.average_models[p].counts,
           **{f"memory{p}_{name}": getattr(memory, name)
              for name in ("states", "actions", "lengths", "rewards")}})
-    for p in (0, 1):
+    for p in solver.players:
       memory = solver.learners[p].memory
       solver.learners[p].q[:] = data[f"q{p}"]
       solver.average_models[p].counts[:] = data[f"counts{p}"]
@@ -543,10 +551,10 @@ class FSPSolver:
     """
     best = self.best_response_strategies()
     if name not in self._exact:
-      self._exact[name] = [[self.form.uniform(p) for p in (0, 1)], 0]
+      self._exact[name] = [[self.form.uniform(p) for p in self.players], 0]
     average, updates = self._exact[name]
     alpha = 1.0 / (updates + 2)
-    for p in (0, 1):
+    for p in self.players:
       step = xfp.realization_weighted_step(
           alpha, self.form.infoset_reach(p, average[p]),
           self.form.infoset_reach(p, best[p]))
@@ -560,4 +568,5 @@ class FSPSolver:
                        "update_exact_average() first")
     average = self.average_strategies()
     exact = self._exact[name][0]
-    return float(sum(np.sum((average[p] - exact[p]) ** 2) for p in (0, 1)))
+    return float(sum(np.sum((average[p] - exact[p]) ** 2)
+                     for p in self.players))
