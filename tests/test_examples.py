@@ -63,6 +63,22 @@ def test_fsp_runs_and_resumes(tmp_path):
   assert (tmp_path / "curve.png").exists()
 
 
+@pytest.mark.parametrize("script,flags", [
+    ("xfp.py", ["--iterations=20", "--eval_every=10"]),
+    ("fsp.py", ["--seconds=0.5", "--eval_seconds=0.2",
+                "--memory_episodes=1000"])])
+def test_fictitious_play_logs_nash_conv_beyond_two_players(tmp_path, script,
+                                                           flags):
+  out = _run(script, "--game=kuhn_poker(players=3)", *flags,
+             f"--output_dir={tmp_path}")
+  assert "nash_conv" in out and "exploitability" not in out
+  with open(tmp_path / "curve.csv") as f:
+    header, *rows = f.read().splitlines()
+  column = header.split(",").index("nash_conv")
+  assert float(rows[-1].split(",")[column]) < 2.0625  # the uniform start's
+  assert (tmp_path / "curve.png").exists()
+
+
 def test_smooth_uct_runs_and_resumes(tmp_path):
   out = _run("smooth_uct.py", "--episodes=2e4", "--eval_every=1e4",
              f"--output_dir={tmp_path}")
@@ -338,12 +354,12 @@ def test_a_bad_game_parameter_is_said_once(tmp_path):
 
 
 def test_settings_an_algorithm_refuses_are_one_line(tmp_path):
-  stderr = _fails("xfp.py", "--game=leduc_poker(players=3)",
+  stderr = _fails("xfp.py", "--game=goofspiel(players=3,num_cards=3)",
                   f"--output_dir={tmp_path}")
   assert "Traceback" not in stderr
   assert stderr.strip().splitlines()[-1].startswith(
-      "error: XFPSolver compiles two-player zero-sum games into arrays; "
-      "leduc_poker(players=3) has 3 players")
+      "error: XFPSolver needs a sequential game with information-state "
+      "strings; goofspiel(num_cards=3,players=3) has dynamics")
 
 
 def test_a_range_the_parser_reads_as_a_number_gets_a_hint(tmp_path):
