@@ -57,8 +57,13 @@ SLOW = {
     "test_nfsp_population_binary.py::test_the_curve_holds_each_member_and_the_"
     "mean_with_its_band": "its fixture trains a population for 60 s; the "
     "band's arithmetic is tests/test_curves.py's",
-    "test_nfsp_population_binary.py::test_a_member_is_the_run_of_its_seed":
+    "test_nfsp_training.py::test_a_member_is_the_run_of_its_seed":
     "the population's exactness is tests/test_population.py's",
+    "test_nfsp_training.py::test_the_population_curve_holds_each_member_and_"
+    "each_groups_band": "its fixture trains a population for 60 s; the "
+    "band's arithmetic is tests/test_curves.py's",
+    "test_nfsp_training.py::test_a_resumed_run_loses_nothing": "the NFSP "
+    "binary's resume: test_run_directory.py's test_ctrl_c_...[nfsp]",
     "test_openspiel_nfsp.py::test_openspiels_kuhn_example_learns_with_one_"
     "import_changed": "55 s; test_a_tf1_script_learns_kuhn_with_one_import_"
     "changed stays",

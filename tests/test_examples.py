@@ -307,6 +307,13 @@ def test_help_lists_every_flag_the_binary_takes(script):
      "multiple of --eval_every=10: a checkpoint follows an evaluation"),
     ("nfsp.py", ["--lbr_hands=3"], "--lbr_hands=3: LBR plays each deal in "
      "both seats, so an even number"),
+    ("nfsp.py", ["--seeds=0,2", "--learn_locksteps=8"], "--learn_locksteps=8 "
+     "sets one batched self-play run's learning (--driver=selfplay, no "
+     "--actors, --seeds or --sweep)"),
+    ("nfsp.py", ["--seeds=0-x"], "--seeds=0-x: '0-x' is neither a seed nor a "
+     "range a-b; give e.g. 0-7 or 0,2,4"),
+    ("nfsp.py", ["--sweep=eta=0.1", "--sweep=anticipatory=0.2"],
+     "--sweep=anticipatory=0.2: anticipatory is swept twice"),
     ("fsp.py", ["--memory_episode=5"], "Unknown command line flag "
      "'memory_episode'. Did you mean: memory_episodes ?")])
 def test_a_usage_error_is_one_line(tmp_path, script, flags, error):

@@ -13,7 +13,9 @@ The parts, by module:
 * `fused_learning`: several agents' learning in one compiled call;
 * `checkpoint`: the checkpoint format; `policy`: `NFSPPolicy` and the
   diagnostics;
-* drivers: `selfplay` (batched games), `distributed` (Ray actors);
+* drivers: `selfplay` (batched games), `distributed` (Ray actors),
+  `rl_loop` (OpenSpiel's RL loop, one game at a time), `population` (K
+  runs in one process; `sweep`: its members from seeds and sweeps);
 * adapters: `openspiel_nfsp`, `openspiel_nfsp_tf1` (OpenSpiel's NFSP
   constructors);
 * `networks`, `replay_memory`: what the parts share (`trees.game_tensors`:
