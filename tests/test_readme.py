@@ -62,7 +62,9 @@ def _run(snippet, how, folder):
 
 
 def test_the_readme_has_its_snippets():
-  assert len(_snippets()) >= 6
+  # One per algorithm: XFP, FSP, Smooth UCT, NFSP, NFSP-ARM (the evaluation
+  # example is docs/evaluation.md's, run below with the pages' snippets).
+  assert len(_snippets()) >= 5
 
 
 def test_the_docs_pages_have_their_own_snippets():
