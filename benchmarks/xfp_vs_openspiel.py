@@ -1,16 +1,24 @@
-"""Our array XFP against OpenSpiel's `fictitious_play.XFPSolver`, one run.
+"""Our array XFP against OpenSpiel's `fictitious_play.XFPSolver`, side by side.
 
-Both start from the uniform strategy and run the same number of iterations;
-the table gives each one's time per iteration, the speed ratio, both final
-exploitabilities (each measured by OpenSpiel's Python tool), and the first
-iteration at which the two averages differ, with the reason: whether the
-best responses there differ only at information states whose action values
-are tied (equal to 1e-12), where either choice is a valid XFP step.
+Both start from the uniform strategy and run the same number of iterations,
+interleaved (one of ours, one of OpenSpiel's), `--rounds` times afresh; the
+table gives each one's median time per iteration over the rounds, the speed
+ratio (its range over the rounds in brackets), both final measures (each
+by OpenSpiel's Python tool: exploitability for two players, NashConv
+beyond), the largest difference of the two average policies at the end, and
+the first iteration at which they differ by more than 1e-9, with the reason:
+whether the best responses there differ only at information states whose
+action values are tied (equal to 1e-12), where either choice is a valid XFP
+step. On three-player Leduc (1.8M histories) OpenSpiel's solver takes
+minutes an iteration: give it few iterations and one round.
 
-  python benchmarks/xfp_vs_openspiel.py --games kuhn_poker,leduc_poker \\
-      --iterations 100
+  python benchmarks/xfp_vs_openspiel.py \\
+      --games "kuhn_poker,leduc_poker,kuhn_poker(players=3)" --iterations 100
+  python benchmarks/xfp_vs_openspiel.py --games "leduc_poker(players=3)" \\
+      --iterations 2 --rounds 1
 """
 
+import statistics
 import time
 
 from absl import app
@@ -25,8 +33,29 @@ import nfsp_spiel  # noqa: F401
 from nfsp_spiel.fictitious_play import xfp
 
 FLAGS = flags.FLAGS
-flags.DEFINE_list("games", ["kuhn_poker", "leduc_poker"], "Games to compare.")
+# Game strings hold commas ("leduc_poker(players=3,...)"): split at the
+# commas outside parentheses.
+flags.DEFINE_string("games", "kuhn_poker,leduc_poker,kuhn_poker(players=3)",
+                    "Games to compare, comma-separated.")
 flags.DEFINE_integer("iterations", 100, "Iterations of each solver.")
+flags.DEFINE_integer("rounds", 1, "Fresh runs of both solvers per game.")
+
+
+def _game_strings(text):
+  games, depth, start = [], 0, 0
+  for i, character in enumerate(text + ","):
+    depth += {"(": 1, ")": -1}.get(character, 0)
+    if character == "," and depth == 0:
+      games.append(text[start:i].strip())
+      start = i + 1
+  return [game for game in games if game]
+
+
+def _measure(game, policy):
+  """OpenSpiel's measure: exploitability for two players, NashConv beyond."""
+  if game.num_players() == 2:
+    return py_exploitability.exploitability(game, policy)
+  return py_exploitability.nash_conv(game, policy)
 
 
 def _max_difference(ours, theirs):
@@ -43,7 +72,7 @@ def _max_difference(ours, theirs):
 def _tied_best_response_states(game, average_policy):
   """Information states whose best-response action values tie (1e-12)."""
   tied = []
-  for player in (0, 1):
+  for player in range(game.num_players()):
     response = py_best_response.BestResponsePolicy(game, player,
                                                    average_policy)
     for key, infoset in response.infosets.items():
@@ -54,8 +83,8 @@ def _tied_best_response_states(game, average_policy):
   return tied
 
 
-def compare(name, iterations):
-  game = pyspiel.load_game(name)
+def compare(game, iterations):
+  """One fresh run of both solvers, interleaved by iteration."""
   ours, theirs = xfp.XFPSolver(game), fictitious_play.XFPSolver(game)
   ours_seconds = theirs_seconds = 0.0
   first_difference, reason = None, "none"
@@ -72,26 +101,33 @@ def compare(name, iterations):
       tied = _tied_best_response_states(game, before)
       reason = (f"best-response ties at {len(tied)} states, e.g. {tied[:2]}"
                 if tied else "no tie: a real difference")
-  ours_value = py_exploitability.exploitability(game, ours.average_policy())
-  theirs_value = py_exploitability.exploitability(game,
-                                                  theirs.average_policy())
-  return dict(game=name, ours_ms=1e3 * ours_seconds / iterations,
+  return dict(ours_ms=1e3 * ours_seconds / iterations,
               theirs_ms=1e3 * theirs_seconds / iterations,
-              ratio=theirs_seconds / ours_seconds, ours=ours_value,
-              theirs=theirs_value, first_difference=first_difference,
-              reason=reason)
+              ours=_measure(game, ours.average_policy()),
+              theirs=_measure(game, theirs.average_policy()),
+              difference=_max_difference(ours, theirs),
+              first_difference=first_difference, reason=reason)
 
 
 def main(argv):
   del argv
-  print(f"{FLAGS.iterations} iterations from the uniform strategy")
-  print(f"{'game':12s} {'ours ms/it':>10s} {'OpenSpiel ms/it':>15s} "
-        f"{'speedup':>8s} {'ours expl.':>11s} {'OpenSpiel expl.':>15s}  "
-        "first difference")
-  for name in FLAGS.games:
-    r = compare(name, FLAGS.iterations)
-    print(f"{r['game']:12s} {r['ours_ms']:10.2f} {r['theirs_ms']:15.1f} "
-          f"{r['ratio']:8.0f} {r['ours']:11.6f} {r['theirs']:15.6f}  "
+  print(f"{FLAGS.iterations} iterations from the uniform strategy, "
+        f"{FLAGS.rounds} round(s); measure: exploitability (2 players), "
+        "NashConv (more)")
+  print(f"{'game':22s} {'ours ms/it':>10s} {'OpenSpiel ms/it':>15s} "
+        f"{'speedup (range)':>20s} {'ours measure':>13s} "
+        f"{'OpenSpiel measure':>17s} {'max diff':>8s}  first difference")
+  for name in _game_strings(FLAGS.games):
+    game = pyspiel.load_game(name)
+    runs = [compare(game, FLAGS.iterations) for _ in range(FLAGS.rounds)]
+    ratios = [r["theirs_ms"] / r["ours_ms"] for r in runs]
+    ours_ms, theirs_ms = (statistics.median(r[k] for r in runs)
+                          for k in ("ours_ms", "theirs_ms"))
+    r = runs[-1]  # the same trajectory every round
+    speedup = (f"{statistics.median(ratios):.0f} "
+               f"({min(ratios):.0f}-{max(ratios):.0f})")
+    print(f"{name:22s} {ours_ms:10.2f} {theirs_ms:15.1f} {speedup:>20s} "
+          f"{r['ours']:13.6f} {r['theirs']:17.6f} {r['difference']:8.1e}  "
           f"{r['first_difference'] or 'never'} ({r['reason']})", flush=True)
 
 
