@@ -8,8 +8,9 @@ the local best response's winnings; in other large games mbb/h against a
 uniform player). Rows go to `<output_dir>/curve.csv` (TensorBoard with
 `--tensorboard`), `curve.png` is redrawn at every evaluation, and
 `<output_dir>/checkpoint.npz` is written every `--checkpoint_every` episodes,
-at the first evaluation after `--checkpoint_minutes`, at the end and on
-Ctrl-C: the same command resumes from it with nothing lost (`--noresume`
+at the first evaluation after `--checkpoint_minutes` and at the end; Ctrl-C
+stops within seconds, with a checkpoint where the evaluation is quick, else at
+the last one (docs/runs.md): the same command resumes from it (`--noresume`
 starts over, keeping the old curve as curve.csv.1).
 
   python examples/nfsp.py                      # Leduc, paper settings, 1M episodes

@@ -3,9 +3,10 @@
 `open_run` opens `--output_dir` through `nfsp_spiel.run.run_directory` (the one
 mechanism that keeps checkpoint, curve, PNG and TensorBoard consistent),
 restores its checkpoint unless `--noresume`, says what it did and from then
-on turns Ctrl-C (or SIGTERM) into "checkpoint at the step just completed and
-end"; a checkpoint that is not this run's, an `--output_dir` that cannot be
-a folder or settings the algorithm refuses stop the binary with one line.
+on turns Ctrl-C (or SIGTERM) into "end within seconds at the last consistent
+checkpoint"; a checkpoint that is not this run's, an `--output_dir` that
+cannot be a folder or settings the algorithm refuses stop the binary with one
+line.
 
 A binary imports this module and starts with `run_flags.run(main)` instead
 of `app.run(main)`: a usage error (a flag absl cannot parse, `app.UsageError`)
@@ -117,7 +118,7 @@ def define_flags(default_dir, resumable=True):
     _listed_by_help(flags.DEFINE_float(
         "checkpoint_minutes", 10.0, "Also checkpoint at the first evaluation "
         "after this many minutes since the last checkpoint (Ctrl-C "
-        "checkpoints too).", lower_bound=0.0))
+        "checkpoints too where the evaluation is quick).", lower_bound=0.0))
 
 
 class _CountParser(flags.IntegerParser):
@@ -199,15 +200,17 @@ def open_directory(**kwargs):
              f"({error.filename}); give a folder that exists or can be made")
 
 
-def open_run(plot, restore, fresh, length=None):
+def open_run(plot, restore, fresh, length=None, unit=None):
   """(RunDirectory, solver): `restore(checkpoint_path)` when resuming, else
   `fresh()`; `plot(curve_csv, png)` draws the curve. `length` names the flag
   that ends the run (`episodes`, `iterations`): a run resumed at or past it
-  (the same command again) ends the binary, saying so. The run stops at the
-  next step on Ctrl-C (`RunDirectory.catch_stop_signals`)."""
+  (the same command again) ends the binary, saying so. `unit`: what a step
+  counts (default: `length`). The run stops within seconds on Ctrl-C
+  (`RunDirectory.catch_stop_signals`)."""
   directory = FLAGS.output_dir
   run = open_directory(plot=plot, resume=FLAGS.resume,
-                       checkpoint_seconds=60 * FLAGS.checkpoint_minutes)
+                       checkpoint_seconds=60 * FLAGS.checkpoint_minutes,
+                       unit=unit or length)
   try:
     if run.resuming:
       try:

@@ -152,7 +152,7 @@ def main(argv):
       lambda: search_class(game, config, FLAGS.seed, threads=FLAGS.threads,
                            **overrides, **table),
       # A finished run still writes --greedy_profile (see the end of main).
-      length=None if FLAGS.greedy_profile else "episodes")
+      length=None if FLAGS.greedy_profile else "episodes", unit="episodes")
   # The training clock (evaluations excluded) continues from the checkpoint.
   training = run.open_curve(search.episodes).get("training_seconds", 0.0)
   print(f"{game} at {search.episodes} episodes, {training:.1f} s training: "
@@ -174,11 +174,13 @@ def main(argv):
           training + time.perf_counter() - started >= seconds):
         break
     training += time.perf_counter() - started
-    row = run.log(search.episodes, training_seconds=training,
-                  **evaluate(game, search))
-    run.save(search.save, search.episodes, training_seconds=training)
-    print(f"{row['step']:.0f} episodes, {training:.1f} s training, "
-          f"{metric} {row[metric]:.4f}", flush=True)
+    # Limit Hold'em's matches take long: Ctrl-C may abandon them.
+    metrics = run.evaluate(functools.partial(evaluate, game, search))
+    if metrics is not None:
+      row = run.log(search.episodes, training_seconds=training, **metrics)
+      run.save(search.save, search.episodes, training_seconds=training)
+      print(f"{row['step']:.0f} episodes, {training:.1f} s training, "
+            f"{metric} {row[metric]:.4f}", flush=True)
     if run.checkpoint_and_stop(search.save, search.episodes,
                                training_seconds=training):
       break

@@ -83,7 +83,7 @@ def main(argv):
       if (solver.iterations % FLAGS.checkpoint_every == 0 or done or
           run.checkpoint_due()):
         run.save(solver.save, solver.iterations)
-      if stop or run.checkpoint_and_stop(solver.save, solver.iterations):
+      if run.checkpoint_and_stop(solver.save, solver.iterations) or stop:
         break
   run.plot()
   print(run.summary())

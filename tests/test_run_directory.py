@@ -10,6 +10,7 @@ followed by the resumed run's, once each, with the clocks continuing.
 import glob
 import os
 import random
+import re
 import shutil
 import signal
 import subprocess
@@ -242,10 +243,13 @@ def test_ctrl_c_checkpoints_the_last_step_and_resumes_with_nothing_lost(
   process.send_signal(signal.SIGINT)
   out, err = process.communicate(timeout=180)
   assert process.returncode == 0, err[-3000:]
-  assert "SIGINT: stopping after the current step" in err
   kept = _rows(output)
   progress = checkpoints.read_progress(os.path.join(output, "checkpoint.npz"))
   assert progress["step"] == kept[-1]["step"] < 1000 * third
+  # Evaluations here take milliseconds: the stop waits for the chunk's.
+  assert {f"stopped: the checkpoint at {int(progress['step']):,} {unit} is "
+          "kept" for unit in ("episodes", "iterations")} & set(
+              err.splitlines())
   resumed = subprocess.run(command + checkpoint_every + [
       f"{target_flag}={progress['step'] + first}"], capture_output=True,
                            text=True, timeout=300, check=False)
@@ -401,14 +405,116 @@ def test_the_first_stop_signal_requests_a_stop_the_second_ends_at_once(
   _, err = process.communicate(timeout=30)
   assert time.perf_counter() - start < 2
   assert process.returncode == 128 + second
-  kept = "the checkpoint at step 1 is kept, what came after it is lost"
+  kept = "the checkpoint at 1 step is kept, what came after it is lost"
   assert err.strip().splitlines() == [
-      f"SIGINT: stopping after the current step with a checkpoint in "
-      f"{tmp_path} (the same command resumes it); signal again to stop at "
-      f"once: {kept}", "",
+      f"SIGINT: stopping in {tmp_path} within seconds (the same command "
+      f"resumes the run); signal again to stop at once: {kept}", "",
       f"{signal.Signals(second).name} again: stopped at once; {kept}"]
   assert checkpoints.read_progress(str(tmp_path / "checkpoint.npz"))[
       "step"] == 1
+
+
+# A run checkpointed at step 1, with a row at step 2 past it, then in a long
+# evaluation at step 3 (a minute of short sleeps: Python code, as a match is).
+_IN_A_LONG_EVALUATION = """
+import sys, time
+from nfsp_spiel.core import checkpoints
+from nfsp_spiel.run import run_directory
+run = run_directory.RunDirectory(sys.argv[1], tensorboard=True)
+save = lambda path, progress: checkpoints.write(path, {}, {}, progress)
+run.open_curve(0)
+run.log(1, exploitability=0.5)
+run.save(save, 1)
+run.log(2, exploitability=0.25)
+run.catch_stop_signals()
+def evaluation():
+  print("in the long evaluation", flush=True)
+  for _ in range(6000):
+    time.sleep(0.01)
+  return {"exploitability": 0.125}
+assert run.evaluate(evaluation) is None
+assert run.checkpoint_and_stop(save, 3)
+"""
+
+
+def test_a_stop_abandons_a_long_evaluation_at_the_last_checkpoint(tmp_path):
+  """Ctrl-C in a Limit Hold'em evaluation waited 4.5 minutes for it: now the
+  evaluation is abandoned within a second, the run keeps its checkpoint and
+  its curve, TensorBoard and PNG are cut back to it."""
+  process = subprocess.Popen([sys.executable, "-c", _IN_A_LONG_EVALUATION,
+                              str(tmp_path)], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+  assert process.stdout.readline() == "in the long evaluation\n"
+  start = time.perf_counter()
+  process.send_signal(signal.SIGINT)
+  _, err = process.communicate(timeout=30)
+  # Seconds, not the evaluation's minute (more than one: a loaded machine).
+  assert time.perf_counter() - start < 10
+  assert process.returncode == 0, err
+  assert err.strip().splitlines()[-1] == (
+      "stopped: the checkpoint at 1 step is kept; the 2 steps after it are "
+      "not")
+  assert _steps(_rows(str(tmp_path))) == [1] == _tensorboard_steps(
+      str(tmp_path))
+  assert checkpoints.read_progress(str(tmp_path / "checkpoint.npz"))[
+      "step"] == 1
+
+
+def test_a_stop_waits_only_for_a_quick_evaluation(tmp_path, monkeypatch):
+  run = run_directory.RunDirectory(tmp_path)
+  run.open_curve(0)
+  measured = []
+  measure = lambda: measured.append(1) or {"exploitability": 0.5}  # noqa: E731
+  run.stop_requested = True
+  assert run.evaluate(measure) is None and not measured  # none timed yet
+  run.stop_requested = False
+  assert run.evaluate(measure) == {"exploitability": 0.5}
+  run.stop_requested = True
+  assert run.evaluate(measure) == {"exploitability": 0.5}  # it was quick
+  monkeypatch.setattr(run_directory, "STOP_WAIT_SECONDS", 0.0)
+  assert run.evaluate(measure) is None and len(measured) == 2
+
+
+# A game whose evaluation is a match of --eval_deals deals (no best response
+# is computed): Leduc's deck and rounds in universal_poker.
+_MATCHED_GAME = (
+    "universal_poker(betting=limit,numPlayers=2,numRounds=2,blind=1 1,"
+    "raiseSize=2 4,firstPlayer=1 1,maxRaises=2 2,numSuits=2,numRanks=3,"
+    "numHoleCards=1,numBoardCards=0 1)")
+
+
+@pytest.mark.slow  # two NFSP runs, about 20 s
+def test_ctrl_c_in_a_long_nfsp_evaluation_stops_within_seconds(tmp_path):
+  """A resumed NFSP run whose evaluation would take hours (10^8 deals):
+  SIGINT in it ends the binary within seconds at the checkpoint it resumed
+  from, the curve ending there."""
+  output = str(tmp_path / "run")
+  command = [sys.executable, os.path.join(EXAMPLES, "nfsp.py"),
+             f"--game={_MATCHED_GAME}", "--eval_every=500",
+             "--checkpoint_every=500", "--num_games=16",
+             f"--output_dir={output}"]
+  subprocess.run(command + ["--episodes=500", "--eval_deals=100"],
+                 capture_output=True, timeout=300, check=True)
+  process = subprocess.Popen(
+      command + ["--episodes=100000", "--eval_deals=100000000"],
+      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+      env={**os.environ, "PYTHONUNBUFFERED": "1"})
+  for line in process.stdout:
+    if "at episode" in line:  # resumed; the chunk to 1,000 then evaluates
+      break
+  time.sleep(3)
+  start = time.perf_counter()
+  process.send_signal(signal.SIGINT)
+  _, err = process.communicate(timeout=60)
+  seconds = time.perf_counter() - start
+  assert process.returncode == 0, err[-3000:]
+  assert seconds < 15
+  step = int(checkpoints.read_progress(
+      os.path.join(output, "checkpoint.npz"))["step"])
+  assert 500 <= step < 1000
+  assert _rows(output)[-1]["step"] == step
+  assert re.search(rf"stopped: the checkpoint at {step:,} episodes is kept; "
+                   r"the \d+ episodes after it are not", err)
 
 
 def test_tensorboard_is_rebuilt_from_the_curve(tmp_path):

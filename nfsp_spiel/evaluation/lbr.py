@@ -254,11 +254,17 @@ def local_best_response(game, policy, num_hands=10000, seed=0,
   # Threads share the cores through numpy's matrix products and the numba
   # equity kernels, which release the GIL; one BLAS thread each then keeps
   # the cores busy without oversubscribing them.
+  pool = concurrent.futures.ThreadPoolExecutor(workers)
   with threadpoolctl.threadpool_limits(1 if workers > 1 else None,
-                                       user_api="blas"), \
-      concurrent.futures.ThreadPoolExecutor(workers) as pool:
-    winnings = np.array(list(tqdm(pool.map(play, range(deals)), total=deals,
-                                  disable=not show, unit="deal")))
+                                       user_api="blas"):
+    try:
+      winnings = np.array(list(tqdm(pool.map(play, range(deals)),
+                                    total=deals, disable=not show,
+                                    unit="deal")))
+    finally:
+      # An exception (a Ctrl-C that abandons the evaluation) must not wait
+      # for the deals not yet begun.
+      pool.shutdown(cancel_futures=True)
   seconds = time.perf_counter() - started
   per_deal = winnings.mean(axis=1)
   mean = float(per_deal.mean())

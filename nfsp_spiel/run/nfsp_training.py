@@ -246,10 +246,15 @@ def train(run, loop, episodes, eval_every, checkpoint_every):
   open): a row of `loop.metrics()` at episode 0 of a fresh run, every
   `eval_every` episodes and at the end; a checkpoint after the rows at
   multiples of `checkpoint_every`, at the end and when `run` says one is
-  due; Ctrl-C stops after the chunk in play (`PROGRESS_EVERY` episodes),
-  its row and a checkpoint."""
+  due; Ctrl-C stops after the chunk in play (`PROGRESS_EVERY` episodes) at
+  the last consistent checkpoint (`RunDirectory.checkpoint_and_stop`: the
+  chunk's row and checkpoint where its evaluation is quick)."""
   if loop.episodes == 0:
-    run.log(0, **loop.metrics())
+    metrics = run.evaluate(loop.metrics)
+    if metrics is None:
+      run.checkpoint_and_stop(loop.save, 0)
+      return
+    run.log(0, **metrics)
   with tqdm(total=episodes * len(loop), initial=loop.played,
             unit="episode", unit_scale=True) as progress:
     while loop.episodes < episodes:
@@ -264,12 +269,14 @@ def train(run, loop, episodes, eval_every, checkpoint_every):
         progress.update(loop.played - before_chunk)
         if loop.episodes >= target or run.stop_requested:
           break
-      row = run.log(loop.episodes, **loop.metrics())
-      progress.set_postfix({k: f"{v:.4g}" for k, v in row.items()
-                            if loop.shown(k)})
-      if (loop.episodes // checkpoint_every > before // checkpoint_every
-          or loop.episodes >= episodes or run.checkpoint_due()):
-        run.save(loop.save, loop.episodes)
-      run.plot()
+      metrics = run.evaluate(loop.metrics)
+      if metrics is not None:
+        row = run.log(loop.episodes, **metrics)
+        progress.set_postfix({k: f"{v:.4g}" for k, v in row.items()
+                              if loop.shown(k)})
+        if (loop.episodes // checkpoint_every > before // checkpoint_every
+            or loop.episodes >= episodes or run.checkpoint_due()):
+          run.save(loop.save, loop.episodes)
+        run.plot()
       if run.checkpoint_and_stop(loop.save, loop.episodes):
         break

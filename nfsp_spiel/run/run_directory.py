@@ -19,10 +19,14 @@ the files of the run that was there before are moved aside, not deleted
 temporary checkpoint left by a crash in the middle of a save is removed.
 
 Stopping: `catch_stop_signals` turns the first SIGINT (Ctrl-C) or SIGTERM
-into `stop_requested`, which each binary's loop reads as "log a row and
-checkpoint at the step just completed, then end"; a second signal ends the
-process at once, without a traceback (status 130 for Ctrl-C; the last
-checkpoint stays intact). `checkpoint_due` adds a checkpoint every
+into `stop_requested`, which each binary's loop reads after every chunk of
+play (about a second) as "end now, at the last consistent checkpoint": the
+step just completed gets its row and a checkpoint if its evaluation is quick
+(the last one took at most `STOP_WAIT_SECONDS`), else the evaluation is
+skipped or, in progress, abandoned (`evaluate`) and the run keeps its last
+checkpoint, the curve cut back to it (`checkpoint_and_stop`). A second signal
+ends the process at once, without a traceback (status 130 for Ctrl-C; the
+last checkpoint stays intact). `checkpoint_due` adds a checkpoint every
 `checkpoint_seconds` of wall clock at the next logged row, so a long interval
 between step-count checkpoints never risks more than that.
 """
@@ -37,6 +41,9 @@ from nfsp_spiel.core import checkpoints
 from nfsp_spiel.run import curves
 
 CHECKPOINT_NAME = "checkpoint.npz"
+# A stop waits for an evaluation only where the last one took at most this
+# long: Kuhn's and Leduc's take a second, Limit Hold'em's matches minutes.
+STOP_WAIT_SECONDS = 5.0
 _STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 _WAKEUP_FDS = set()  # the write ends `catch_stop_signals` made
 PLOT_NAME = "curve.png"
@@ -52,13 +59,16 @@ class RunDirectory:
   """
 
   def __init__(self, directory, plot=None, resume=True, tensorboard=False,
-               checkpoint=None, keep_previous=True, checkpoint_seconds=None):
+               checkpoint=None, keep_previous=True, checkpoint_seconds=None,
+               unit="steps"):
     """`plot(curve_csv, png)` draws the curve (None: no PNG); `resume=False`
     starts over even where a checkpoint exists (it is replaced at the first
     save); `checkpoint` puts the checkpoint elsewhere (e.g. a curve kept in
     git, its large checkpoint outside); `keep_previous=False` lets a fresh
     run delete the old curve instead of moving it aside (a curve that git
-    keeps); `checkpoint_seconds`: see `checkpoint_due`."""
+    keeps); `checkpoint_seconds`: see `checkpoint_due`; `unit`: what a step
+    counts, in the plural (episodes, iterations), for the lines a stop
+    prints."""
     self.directory = os.fspath(directory)
     os.makedirs(self.directory, exist_ok=True)
     self.checkpoint = os.fspath(checkpoint or os.path.join(self.directory,
@@ -76,7 +86,11 @@ class RunDirectory:
     self._checkpoint_seconds = checkpoint_seconds
     self._last_save = self._started
     self._saved_step = None
+    self._unit = unit
     self.stop_requested = False
+    self._signals = 0  # stop signals the watcher thread has seen
+    self._evaluation_seconds = None  # the last evaluation's
+    self._abandonable = False  # a stop signal abandons the evaluation
     self.kept_previous = []  # where a fresh run moved the old run's files
     _remove(checkpoints.temporary_path(self.checkpoint))
     if not self.resuming:  # a fresh run starts a fresh curve
@@ -136,16 +150,48 @@ class RunDirectory:
     self._saved_step = step
     return saved
 
+  def evaluate(self, measure):
+    """`measure()`, the metrics of a row, or None where a stop would wait
+    for them: once a stop is requested, an evaluation runs only if the last
+    one took at most `STOP_WAIT_SECONDS`, and a longer one in progress is
+    abandoned (the signal's handler raises through `measure`, which must
+    not change what a checkpoint saves). After None the binary logs no row
+    and ends through `checkpoint_and_stop`."""
+    quick = (self._evaluation_seconds is not None and
+             self._evaluation_seconds <= STOP_WAIT_SECONDS)
+    started = time.perf_counter()
+    self._abandonable = not quick
+    try:
+      if quick or not self.stop_requested:
+        metrics = measure()
+        self._evaluation_seconds = time.perf_counter() - started
+        return metrics
+    except _Abandoned:
+      pass
+    finally:
+      self._abandonable = False
+    return None
+
   def checkpoint_and_stop(self, save, step, **clocks):
-    """Call right after logging the row of `step`: False while no stop is
-    requested; else checkpoints `step` (unless `save` just did) and returns
-    True, for the binary to end. A signal that comes after this call is
-    seen at the next row (binaries read `stop_requested` to make that row
-    come after the step in progress)."""
+    """Call after the row of `step` (or `evaluate`'s None): False while no
+    stop is requested; else returns True, for the binary to end, with its
+    files at the last consistent checkpoint, said in one line: `step`'s,
+    saved now (unless `save` just did) where its row is logged; where it is
+    not, the last one, the curve (TensorBoard, PNG) cut back to it as a
+    resumed run would cut it. A signal that comes after this call is seen
+    at the next chunk (binaries read `stop_requested` after each)."""
     if not self.stop_requested:
       return False
-    if self._saved_step != step:
-      self.save(save, step, **clocks)
+    if self._last_step == step:
+      if self._saved_step != step:
+        self.save(save, step, **clocks)
+    elif self._saved_step is not None:
+      curves.cut_curve(self.curve, self._saved_step)
+      # A new logger rebuilds the TensorBoard scalars from the cut curve.
+      self._logger = curves.LearningCurveLogger(
+          self.directory, self._tensorboard, self.seconds)
+      self.plot()
+    _say(f"\nstopped: {self._kept(step)}")
     return True
 
   def checkpoint_due(self):
@@ -156,7 +202,8 @@ class RunDirectory:
 
   def catch_stop_signals(self):
     """From now on the first SIGINT or SIGTERM sets `stop_requested` (the
-    binary finishes its step, logs, checkpoints and ends); a second one
+    binary finishes its chunk and ends at the last consistent checkpoint,
+    abandoning a long evaluation: `evaluate`); a second one
     ends the process at once with status 128 + the signal's number (130 for
     Ctrl-C). Only the main thread can catch signals: from another, nothing
     changes.
@@ -175,7 +222,7 @@ class RunDirectory:
     for number in _STOP_SIGNALS:
       # A Python handler makes the C handler write the signal's number to
       # `write`; the thread acts on it.
-      signal.signal(number, lambda number, frame: None)
+      signal.signal(number, self._on_signal_in_main_thread)
     threading.Thread(target=self._watch_stop_signals, args=(read,),
                      name="stop signals", daemon=True).start()
 
@@ -185,24 +232,44 @@ class RunDirectory:
         if number[0] in _STOP_SIGNALS:  # others write to it too
           self._on_stop_signal(number[0])
 
+  def _on_signal_in_main_thread(self, number, frame):
+    """Marks the stop before the watcher thread may run, and abandons an
+    evaluation `evaluate` lets a stop abandon. Python runs it in the main
+    thread between two bytecodes, so it cannot land in the middle of a save
+    (`checkpoints.write` renames a whole file) or a row."""
+    del number, frame
+    self.stop_requested = True
+    if self._abandonable:
+      self._abandonable = False
+      raise _Abandoned
+
   def _on_stop_signal(self, number):
     name = signal.Signals(number).name
-    if self.stop_requested:
+    self._signals += 1
+    if self._signals > 1:
       _say(f"\n{name} again: stopped at once; {self._kept()}")
       # No unwinding: the checkpoint is renamed over the last one only once
       # written (`checkpoints.write`), so it is whole whatever this cuts.
       os._exit(128 + number)  # pylint: disable=protected-access
     self.stop_requested = True
-    _say(f"\n{name}: stopping after the current step with a checkpoint in "
-         f"{self.directory} (the same command resumes it); signal again to "
-         f"stop at once: {self._kept()}")
+    _say(f"\n{name}: stopping in {self.directory} within seconds (the same "
+         f"command resumes the run); signal again to stop at once: "
+         f"{self._kept()}")
 
-  def _kept(self):
-    """What a stop at once keeps, in words."""
+  def _kept(self, step=None):
+    """What a stop keeps, in words; `step`: where the run is (None: not
+    known, as in the signal's thread)."""
     if self._saved_step is None:
-      return "no checkpoint of this run yet, nothing is kept"
-    return (f"the checkpoint at step {self._saved_step:,} is kept, what came "
-            "after it is lost")
+      played = ("nothing is kept" if step is None else
+                f"the {_count(step, self._unit)} played are not kept")
+      return f"no checkpoint of this run yet, {played}"
+    kept = f"the checkpoint at {_count(self._saved_step, self._unit)} is kept"
+    if step is None:
+      return f"{kept}, what came after it is lost"
+    if step > self._saved_step:
+      return (f"{kept}; the {_count(step - self._saved_step, self._unit)} "
+              "after it are not")
+    return kept
 
   def plot(self):
     """Redraws the PNG from the curve (if it has a row); returns its path."""
@@ -220,6 +287,16 @@ class RunDirectory:
       size = os.path.getsize(self.checkpoint) / 2**20
       text += f"; checkpoint: {self.checkpoint} ({size:,.1f} MB)"
     return text
+
+
+class _Abandoned(BaseException):
+  """Raised through an evaluation a stop abandons (a BaseException, as
+  KeyboardInterrupt: no `except Exception` in the evaluation holds it)."""
+
+
+def _count(number, unit):
+  """'1 step', '12,345 steps' for `unit` 'steps'."""
+  return f"{number:,} {unit[:-1] if number == 1 else unit}"
 
 
 def _say(line):
