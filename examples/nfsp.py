@@ -166,9 +166,11 @@ def flag_errors():
 
 
 def plot(metric, population, curve, png):
-  """Every metric NFSP logged, `metric` first, one panel per unit; a
-  population's `metric` alone (every metric would be a thin line per
-  member), each member thin and each sweep point's mean with its band."""
+  """Every metric NFSP logged, `metric` first, one panel per unit (the
+  diagnostics and the losses in panels of their own, `curves.QUANTITIES`),
+  each line named in words (`nfsp_training.COLUMN_LABELS`); a population's
+  `metric` alone (every metric would be a thin line per member), each
+  member thin and each sweep point's mean with its band."""
   from nfsp_spiel.run import nfsp_training  # pylint: disable=g-import-not-at-top
   curves.plot_curves(
       {FLAGS.preset: curve}, png,

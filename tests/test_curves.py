@@ -202,7 +202,7 @@ def test_stderr_column(column, columns, expected):
 
 def test_every_metric_is_drawn_one_panel_per_unit(tmp_path):
   """NFSP's Limit Hold'em curve: winnings against the baseline (each
-  policy), LBR's, and the two losses: three units, three panels."""
+  policy) and LBR's in one panel, the two losses in theirs."""
   rows = [{"step": step, "mbb_per_hand_vs_equity_threshold": -1000.0 + step,
            "lbr_mbb_per_hand": 3000.0 - step,
            "mbb_per_hand_vs_equity_threshold_greedy_average": -2000.0,
@@ -211,16 +211,43 @@ def test_every_metric_is_drawn_one_panel_per_unit(tmp_path):
                    metric=curves.EVERY_METRIC,
                    column_labels={"lbr_mbb_per_hand": "LBR"},
                    xlabel="episodes")
-  winnings, rl, sl = figure.axes
+  winnings, losses = figure.axes
   assert winnings.get_ylabel() == "winnings (mbb/h)"
   assert [line.get_label() for line in winnings.get_lines()] == [
       "mbb_per_hand_vs_equity_threshold", "LBR",
       "mbb_per_hand_vs_equity_threshold_greedy_average"]
   assert winnings.get_legend().get_title().get_text() == "NFSP"
-  assert (rl.get_ylabel(), sl.get_ylabel()) == (
-      "RL loss", "SL cross-entropy loss (nats)")
-  assert [list(line.get_ydata()) for line in rl.get_lines()] == [[0.01] * 3]
-  assert sl.get_xlabel() == "episodes" and not winnings.get_xlabel()
+  assert losses.get_ylabel() == "training losses"
+  assert [list(line.get_ydata()) for line in losses.get_lines()] == [
+      [0.01] * 3, [0.5] * 3]
+  assert losses.get_xlabel() == "episodes" and not winnings.get_xlabel()
+
+
+def test_the_exploitability_panel_holds_the_exploitability_alone(tmp_path):
+  """NFSP's Leduc curve (the quick start's): the exploitability alone in the
+  first panel; the best-response gaps and M_SL's exploitability, of the same
+  unit but noisier, in a panel of diagnostics; the losses in theirs."""
+  rows = [{"step": step, "exploitability": 2.0 / step, "br_gap_0": 0.1,
+           "br_gap_1": 0.2, "exploitability_sl_memory": 3.0 / step,
+           "rl_loss": 0.01, "sl_loss": 0.9} for step in (1, 2, 3)]
+  labels = {"exploitability": "average policy", "br_gap_0": "gap 0"}
+  exploitability, diagnostics, losses = _figure(
+      {"NFSP": _curve(tmp_path, rows)}, metric=curves.EVERY_METRIC,
+      column_labels=labels).axes
+  assert exploitability.get_ylabel() == "exploitability (chips/hand)"
+  assert [line.get_label() for line in exploitability.get_lines()] == [
+      "average policy"]
+  assert diagnostics.get_ylabel() == "diagnostics (chips/hand)"
+  assert [line.get_label() for line in diagnostics.get_lines()] == [
+      "gap 0", "br_gap_1", "exploitability_sl_memory"]
+  assert losses.get_ylabel() == "training losses"
+  # Alone in its panel, a diagnostic says both what and which panel.
+  rows = [{"step": 1, "exploitability": 2.0, "br_gap_0": 0.1}]
+  assert [axes.get_ylabel() for axes in _figure(
+      {"NFSP": _curve(tmp_path / "one", rows)},
+      metric=curves.EVERY_METRIC).axes] == [
+          "exploitability (chips/hand)",
+          "diagnostics: best-response gap\n(chips/hand)"]
 
 
 def test_every_metric_of_several_runs_names_the_run(tmp_path):

@@ -162,25 +162,32 @@ X_LABELS = {"step": "iterations", "episodes": "episodes",
             "training_seconds": "training time (s, evaluations excluded)",
             "state_visits": "state visits"}
 
-# What a metric column measures: (column pattern, quantity, unit, signed).
-# PAYOFF stands for the game's payoff unit: OpenSpiel's exploitability is the
-# mean of the players' best-response values, in the game's payoffs (chips per
-# hand in poker). Columns of one unit share a panel, a quantity without a unit
-# has a panel of its own; signed quantities (winnings) keep a linear y axis on
-# log-log plots, where their negative values would vanish.
+# What a metric column measures: (column pattern, quantity, unit, signed,
+# panel); the first pattern that matches counts. PAYOFF stands for the game's
+# payoff unit: OpenSpiel's exploitability is the mean of the players'
+# best-response values, in the game's payoffs (chips per hand in poker).
+# Columns of one unit share a panel, a quantity without a unit has a panel of
+# its own; a named panel (DIAGNOSTICS, LOSSES) holds its columns whatever
+# their units, so that a run's headline exploitability is not drawn among
+# the noisier diagnostics of the same unit. Signed quantities (winnings) keep
+# a linear y axis on log-log plots, where their negative values would vanish.
 PAYOFF = "payoff"
 CHIPS_PER_HAND = "chips/hand"
+DIAGNOSTICS = "diagnostics"
+LOSSES = "training losses"
 QUANTITIES = (
-    (r"exploitability(_.+)?", "exploitability", PAYOFF, False),
-    (r"br_gap_\d+", "best-response gap", PAYOFF, False),
+    (r"exploitability_sl_memory", "exploitability", PAYOFF, False,
+     DIAGNOSTICS),
+    (r"exploitability(_.+)?", "exploitability", PAYOFF, False, None),
+    (r"br_gap_\d+", "best-response gap", PAYOFF, False, DIAGNOSTICS),
     (r"(current_)?br_quality|best_response_quality",
-     "best-response quality", PAYOFF, False),
-    (r"(lbr_)?mbb_per_hand(_.+)?", "winnings", "mbb/h", True),
-    (r"mean_squared_error", "mean squared error", "", False),
+     "best-response quality", PAYOFF, False, None),
+    (r"(lbr_)?mbb_per_hand(_.+)?", "winnings", "mbb/h", True, None),
+    (r"mean_squared_error", "mean squared error", "", False, None),
     (r"average_change", "change of the average strategy (squared L2)", "",
-     False),
-    (r"rl_loss", "RL loss", "", False),
-    (r"sl_loss", "SL cross-entropy loss", "nats", False),
+     False, None),
+    (r"rl_loss", "RL loss", "", False, LOSSES),
+    (r"sl_loss", "SL cross-entropy loss", "nats", False, LOSSES),
 )
 
 
@@ -192,12 +199,12 @@ def payoff_unit(game):
 
 
 def _quantity(column, payoff):
-  """(quantity, unit, signed) of a metric column; a column the table does not
-  know is its own quantity, without a unit."""
-  for pattern, name, unit, signed in QUANTITIES:
+  """(quantity, unit, signed, panel) of a metric column; a column the table
+  does not know is its own quantity, without a unit or a named panel."""
+  for pattern, name, unit, signed, panel in QUANTITIES:
     if re.fullmatch(pattern, column):
-      return name, payoff if unit == PAYOFF else unit, signed
-  return column, "", False
+      return name, payoff if unit == PAYOFF else unit, signed, panel
+  return column, "", False, None
 
 
 def _is_stderr(column):
@@ -407,11 +414,12 @@ def _draw_panel(axes, label, lines, loglog, start_decade):
 
 # One column of one run: its points, band ((lows, highs), None where the CSV
 # has none), legend label (None: not in the legend), what it measures
-# (`quantity`), the population group whose colour it shares (None: its own),
-# whether it is a population member's line (drawn thin) and its run's line
-# properties (`curve_figure`'s `styles`; None: the cycle's).
+# (`quantity`, with its named panel or None), the population group whose
+# colour it shares (None: its own), whether it is a population member's line
+# (drawn thin) and its run's line properties (`curve_figure`'s `styles`;
+# None: the cycle's).
 _Line = collections.namedtuple(
-    "_Line", "label xs ys band quantity unit signed group thin style",
+    "_Line", "label xs ys band quantity unit signed panel group thin style",
     defaults=(None, False, None))
 
 
@@ -480,16 +488,23 @@ def _population_lines(run, metric, columns, rows, x, payoff):
 
 
 def _panels(lines):
-  """{y-axis label: its lines}: one panel per unit, or per quantity where it
-  has none, in the order the lines come."""
+  """{y-axis label: its lines}: one panel per named panel (`QUANTITIES`), else
+  per unit, or per quantity where it has none, in the order the lines come.
+  A panel is labelled by its quantities (a named one by its name, before
+  its quantity if it holds one), with their unit where they share one."""
   panels = {}
   for line in lines:
-    panels.setdefault(line.unit or line.quantity, []).append(line)
+    panels.setdefault((line.panel, line.panel or line.unit or line.quantity),
+                      []).append(line)
   labelled = {}
-  for panel in panels.values():
+  for (name, _), panel in panels.items():
     names = list(dict.fromkeys(line.quantity for line in panel))
-    unit = panel[0].unit
-    labelled[", ".join(names) + (f" ({unit})" if unit else "")] = panel
+    units = {line.unit for line in panel}
+    unit = units.pop() if len(units) == 1 else ""
+    label = ", ".join(names)
+    if name:  # its quantity may be another panel's: "diagnostics: ..."
+      label = name if len(names) > 1 else f"{name}: {label}"
+    labelled[label + (f" ({unit})" if unit else "")] = panel
   return labelled
 
 

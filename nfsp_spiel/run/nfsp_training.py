@@ -31,9 +31,16 @@ EXPLOITABILITY = "exploitability"
 LHE_METRIC = "mbb_per_hand_vs_equity_threshold"
 SMOOCT_METRIC = "mbb_per_hand_vs_smooct"
 # Words for the curve's columns, where a plot names them.
-COLUMN_LABELS = {"exploitability_sl_memory": "M_SL action counts",
+COLUMN_LABELS = {EXPLOITABILITY: "average policy",
+                 EXPLOITABILITY + "_best_response": "best-response policy",
+                 EXPLOITABILITY + "_greedy_average": "greedy average policy",
+                 "exploitability_sl_memory":
+                     "exploitability of M_SL's action counts",
                  "br_gap_0": "best-response gap, player 0",
                  "br_gap_1": "best-response gap, player 1",
+                 "rl_loss": "best response's loss (squared error)",
+                 "sl_loss": "average policy's loss (cross-entropy, nats)",
+                 LHE_METRIC: "average policy vs equity-threshold baseline",
                  "lbr_mbb_per_hand": "local best response's winnings",
                  SMOOCT_METRIC: "average policy vs SmooCT-like profile"}
 PROGRESS_EVERY = 5000  # episodes between progress-bar updates (~0.5 s)
