@@ -1,5 +1,6 @@
 """The example binaries run end to end with small flags."""
 
+import json
 import os
 import re
 import subprocess
@@ -7,6 +8,9 @@ import sys
 
 import numpy as np
 import pytest
+
+from nfsp_spiel.core import checkpoints
+from nfsp_spiel.run import curves
 
 
 EXAMPLES = os.path.join(os.path.dirname(__file__), os.pardir, "examples")
@@ -20,6 +24,31 @@ def _run(script, *flags, env=None):
   return result.stdout
 
 
+def _curve(output_dir):
+  """The rows of a run's curve.csv."""
+  return curves.read_curve(os.path.join(output_dir, "curve.csv"))
+
+
+def _steps(output_dir):
+  return [int(row["step"]) for row in _curve(output_dir)]
+
+
+def _config(output_dir):
+  """The settings a run's checkpoint holds."""
+  with np.load(os.path.join(output_dir, "checkpoint.npz")) as data:
+    return json.loads(str(data[checkpoints.HEADER]))["config"]
+
+
+def _assert_resumed(output_dir, before):
+  """The curve continues `before` (the first run's rows, kept as they were,
+  not moved aside for a fresh run's), from the checkpoint's step."""
+  rows = _curve(output_dir)
+  assert rows[:len(before)] == before and len(rows) > len(before)
+  assert not os.path.exists(os.path.join(output_dir, "curve.csv.1"))
+  assert checkpoints.read_progress(os.path.join(
+      output_dir, "checkpoint.npz"))["step"] == rows[-1]["step"]
+
+
 def test_play_games():
   out = _run("play_games.py", "--games_per_title=20", "--cfr_iterations=1")
   for name in ("river_poker", "nfsp_leduc", "nfsp_lhe"):
@@ -31,35 +60,43 @@ def test_evaluate_cfr(tmp_path):
   out = _run("evaluate_cfr.py", "--game=kuhn_poker", "--iterations=40",
              "--eval_every=20", "--match_deals=200",
              f"--output_dir={tmp_path}")
-  assert "step 40" in out and "mbb/h" in out
-  assert (tmp_path / "curve.csv").exists() and (tmp_path / "curve.png").exists()
-  last = out.splitlines()[1]
-  exploitability = float(last.split("exploitability ")[1].split(",")[0])
-  assert exploitability < 0.05  # CFR after 40 iterations of Kuhn
+  rows = _curve(tmp_path)
+  assert [row["step"] for row in rows] == [20, 40]
+  assert rows[-1]["exploitability"] < 0.05  # CFR after 40 iterations of Kuhn
+  assert (tmp_path / "curve.png").exists()
+  # The match against uniform: a Kuhn payoff per game (at most 2 chips).
+  deals, mean = re.search(r"over (\d+) duplicate deals: (\S+) \+-",
+                          out).groups()
+  assert int(deals) == 200 and -2 <= float(mean) <= 2
 
 
 def test_xfp_runs_and_resumes(tmp_path):
-  out = _run("xfp.py", "--game=kuhn_poker", "--iterations=50",
-             "--eval_every=25", f"--output_dir={tmp_path}")
-  assert "iteration 50" in out
-  out = _run("xfp.py", "--game=kuhn_poker", "--iterations=100",
-             "--eval_every=25", f"--output_dir={tmp_path}")
-  assert "resumed" in out and "iteration 100" in out
-  with open(tmp_path / "curve.csv") as f:
-    steps = [line.split(",")[0] for line in f.read().splitlines()[1:]]
-  assert steps == ["0", "25", "50", "75", "100"]
+  _run("xfp.py", "--game=kuhn_poker", "--iterations=50", "--eval_every=25",
+       f"--output_dir={tmp_path}")
+  before = _curve(tmp_path)
+  assert _steps(tmp_path) == [0, 25, 50]
+  _run("xfp.py", "--game=kuhn_poker", "--iterations=100", "--eval_every=25",
+       f"--output_dir={tmp_path}")
+  _assert_resumed(tmp_path, before)
+  rows = _curve(tmp_path)
+  assert _steps(tmp_path) == [0, 25, 50, 75, 100]
+  # XFP on Kuhn: from the uniform profile's 0.458 to below 0.05.
+  assert rows[0]["exploitability"] > 0.45 > 0.05 > rows[-1]["exploitability"]
   assert (tmp_path / "curve.png").exists()
 
 
 def test_fsp_runs_and_resumes(tmp_path):
-  out = _run("fsp.py", "--game=kuhn_poker", "--seconds=0.5",
-             "--eval_seconds=0.2", "--memory_episodes=1000",
-             f"--output_dir={tmp_path}")
-  assert "exploitability" in out
-  out = _run("fsp.py", "--game=kuhn_poker", "--seconds=1.0",
-             "--eval_seconds=0.2", "--memory_episodes=1000",
-             f"--output_dir={tmp_path}")
-  assert "resumed from" in out and "kuhn_poker() at iteration " in out
+  _run("fsp.py", "--game=kuhn_poker", "--seconds=0.5", "--eval_seconds=0.2",
+       "--memory_episodes=1000", f"--output_dir={tmp_path}")
+  before = _curve(tmp_path)
+  _run("fsp.py", "--game=kuhn_poker", "--seconds=1.0", "--eval_seconds=0.2",
+       "--memory_episodes=1000", f"--output_dir={tmp_path}")
+  _assert_resumed(tmp_path, before)
+  rows = _curve(tmp_path)
+  # The training clock goes on from the first run's, to the second's 1 s.
+  training = [row["training_seconds"] for row in rows]
+  assert training == sorted(training) and 1.0 <= training[-1] < 2.0
+  assert all(0 <= row["exploitability"] < 0.5 for row in rows)  # Kuhn's
   assert (tmp_path / "curve.png").exists()
 
 
@@ -69,35 +106,36 @@ def test_fsp_runs_and_resumes(tmp_path):
                 "--memory_episodes=1000"])])
 def test_fictitious_play_logs_nash_conv_beyond_two_players(tmp_path, script,
                                                            flags):
-  out = _run(script, "--game=kuhn_poker(players=3)", *flags,
-             f"--output_dir={tmp_path}")
-  assert "nash_conv" in out and "exploitability" not in out
-  with open(tmp_path / "curve.csv") as f:
-    header, *rows = f.read().splitlines()
-  column = header.split(",").index("nash_conv")
-  assert float(rows[-1].split(",")[column]) < 2.0625  # the uniform start's
+  _run(script, "--game=kuhn_poker(players=3)", *flags,
+       f"--output_dir={tmp_path}")
+  rows = _curve(tmp_path)
+  assert "nash_conv" in rows[-1] and "exploitability" not in rows[-1]
+  assert rows[-1]["nash_conv"] < 2.0625  # the uniform start's
   assert (tmp_path / "curve.png").exists()
 
 
 def test_smooth_uct_runs_and_resumes(tmp_path):
   out = _run("smooth_uct.py", "--episodes=2e4", "--eval_every=1e4",
              f"--output_dir={tmp_path}")
-  assert "20000 episodes" in out
-  assert "preset kuhn, SmoothUCTConfig(c=1.75," in out
+  assert _steps(tmp_path) == [10000, 20000]
+  assert _config(tmp_path)["c"] == 1.75  # the thesis' Kuhn preset
   size = os.path.getsize(tmp_path / "checkpoint.npz") / 2**20
   assert out.splitlines()[-1].endswith(f"checkpoint.npz ({size:,.1f} MB)")
-  out = _run("smooth_uct.py", "--episodes=40_000", "--eval_every=10000",
-             f"--output_dir={tmp_path}")
-  assert "resumed from" in out and "at 20000 episodes" in out
-  assert "40000 episodes" in out
+  before = _curve(tmp_path)
+  _run("smooth_uct.py", "--episodes=40_000", "--eval_every=10000",
+       f"--output_dir={tmp_path}")
+  _assert_resumed(tmp_path, before)
+  assert _steps(tmp_path) == [10000, 20000, 30000, 40000]
+  # Kuhn's uniform profile is 0.458 from a Nash equilibrium.
+  assert 0 <= _curve(tmp_path)[-1]["exploitability"] < 0.3
 
 
 def test_smooth_uct_takes_the_games_parameters(tmp_path):
   """Leduc gets the thesis' Leduc parameters (Kuhn's gave exploitability 1.4
   there); a game the thesis did not tune for needs --preset."""
-  out = _run("smooth_uct.py", "--game=leduc_poker", "--episodes=1000",
-             "--eval_every=1000", f"--output_dir={tmp_path}")
-  assert "preset leduc, SmoothUCTConfig(c=18.0," in out
+  _run("smooth_uct.py", "--game=leduc_poker", "--episodes=1000",
+       "--eval_every=1000", f"--output_dir={tmp_path}")
+  assert _config(tmp_path)["c"] == 18.0
   result = subprocess.run(
       [sys.executable, os.path.join(EXAMPLES, "smooth_uct.py"),
        "--game=river_poker", f"--output_dir={tmp_path / 'river'}"],
@@ -126,18 +164,21 @@ def test_smooth_uct_on_three_player_limit_holdem_resumes(tmp_path):
              "--capacity=65536", "--threads=1",
              f"--output_dir={tmp_path / 'run'}"]
   environment = _stand_in_tables(tmp_path / "cache")
-  for episodes, expected in (("10000", "a fresh run"),
-                             ("20000", "resumed from")):
+  output = tmp_path / "run"
+  before = []
+  for episodes in (10000, 20000):
     result = subprocess.run(command + [f"--episodes={episodes}"],
                             capture_output=True, text=True, timeout=300,
                             check=False, env=environment)
     assert result.returncode == 0, result.stderr[-3000:]
-    assert expected in result.stdout + result.stderr
-  assert "preset lhe3, SmoothUCTConfig(c=36.0," in result.stdout
-  assert "mbb_per_hand_vs_always_call" in result.stdout
-  with open(tmp_path / "run" / "curve.csv", encoding="utf-8") as csv:
-    assert [row.split(",")[0] for row in csv.read().splitlines()[1:]] == [
-        "10000", "20000"]
+    if before:
+      _assert_resumed(output, before)
+    before = _curve(output)
+  assert _config(output)["c"] == 36.0  # the lhe3 preset
+  assert _steps(output) == [10000, 20000]
+  # The greedy profile against two copies of each baseline, in mbb/h.
+  assert all(-1e5 < row["mbb_per_hand_vs_always_call"] < 1e5
+             for row in _curve(output))
 
 
 def test_smooth_uct_on_limit_holdem_runs_and_resumes(tmp_path):
@@ -156,9 +197,10 @@ def test_smooth_uct_on_limit_holdem_runs_and_resumes(tmp_path):
     assert result.returncode == 0, result.stderr[-3000:]
     return result.stdout
 
-  out = run("--episodes=40000")
-  assert "preset lhe, SmoothUCTConfig(c=24.0," in out
-  assert "40000 episodes" in out and "mbb_per_hand_vs_equity_threshold" in out
+  run("--episodes=40000")
+  assert _config(tmp_path / "run")["c"] == 24.0  # the lhe preset
+  assert all(-1e5 < row["mbb_per_hand_vs_equity_threshold"] < 1e5
+             for row in _curve(tmp_path / "run"))
 
   def curve():
     with open(tmp_path / "run" / "curve.csv", encoding="utf-8") as csv:
@@ -170,9 +212,10 @@ def test_smooth_uct_on_limit_holdem_runs_and_resumes(tmp_path):
   header, rows = curve()
   spent = float(rows[-1][header.index("training_seconds")])
   profile = tmp_path / "profile.npz"
-  out = run("--episodes=1e9", "--eval_every=1e9", f"--seconds={spent + 1.5}",
-            f"--greedy_profile={profile}")
-  assert "resumed from" in out and "at 40000 episodes" in out
+  before = _curve(tmp_path / "run")
+  run("--episodes=1e9", "--eval_every=1e9", f"--seconds={spent + 1.5}",
+      f"--greedy_profile={profile}")
+  _assert_resumed(tmp_path / "run", before)
   header, rows = curve()
   assert {"mbb_per_hand_vs_always_call", "mbb_stderr_vs_always_raise",
           "training_seconds"} <= set(header)
@@ -388,13 +431,14 @@ def test_a_range_the_parser_reads_as_a_number_gets_a_hint(tmp_path):
 def test_nfsp_binary_trains_nfsp_arm_and_arm(tmp_path, preset, column):
   """One binary for NFSP, NFSP-ARM and plain ARM (whose own policy is
   what its curve measures)."""
-  out = _run("nfsp.py", "--game=kuhn_poker", f"--preset={preset}",
-             "--episodes=3000", "--eval_every=3000", "--checkpoint_every=3000",
-             "--backend=tree", f"--output_dir={tmp_path}")
-  assert column in out
-  with open(tmp_path / "curve.csv", encoding="utf-8") as curve:
-    header, *rows = curve.read().splitlines()
-  assert column in header.split(",") and len(rows) == 2
+  _run("nfsp.py", "--game=kuhn_poker", f"--preset={preset}",
+       "--episodes=3000", "--eval_every=3000", "--checkpoint_every=3000",
+       "--backend=tree", f"--output_dir={tmp_path}")
+  rows = _curve(tmp_path)
+  # Batched self-play ends its games in play past --episodes.
+  assert len(rows) == 2 and 3000 <= rows[-1]["step"] < 3100
+  # Kuhn's exploitability, a mean of best-response values: at most 2 chips.
+  assert all(0 <= row[column] <= 2 for row in rows)
 
 
 # Slow (30 s): LBR and the baselines are tests/test_lbr.py's and
