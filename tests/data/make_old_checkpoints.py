@@ -342,16 +342,11 @@ for _name in BINARY_RUNS:
 
 
 def main(names):
-  import json  # pylint: disable=g-import-not-at-top
   import tempfile  # pylint: disable=g-import-not-at-top
   import time  # pylint: disable=g-import-not-at-top
   same.import_from_base()
   os.makedirs(FOLDER, exist_ok=True)
-  expected = {}
-  if os.path.exists(EXPECTED):
-    with open(EXPECTED, encoding="utf-8") as f:
-      expected = json.load(f)
-  expected["_commit"] = same.COMMIT
+  expected = same.read_recorded(EXPECTED, same.COMMIT)
   for name in names or CASES:
     make, resume = CASES[name]
     start = time.time()
@@ -363,9 +358,7 @@ def main(names):
       shutil.copytree(FOLDER, copy)
       expected[name] = same.jsonable(resume(copy))
     print(f"{name}: {time.time() - start:.1f} s", flush=True)
-    with open(EXPECTED, "w", encoding="utf-8") as f:
-      json.dump(expected, f, indent=1, sort_keys=True)
-      f.write("\n")
+    same.write_recorded(EXPECTED, expected)
 
 
 if __name__ == "__main__":

@@ -18,7 +18,6 @@ the current binary on a copy of each folder and compares.
 """
 
 import collections
-import json
 import os
 import shutil
 import sys
@@ -73,11 +72,7 @@ def make(name):
 
 def main(names):
   old.same.import_from_base()
-  expected = {}
-  if os.path.exists(EXPECTED):  # cases not named keep their curves
-    with open(EXPECTED, encoding="utf-8") as f:
-      expected = json.load(f)
-  expected["_commit"] = COMMIT
+  expected = old.same.read_recorded(EXPECTED, COMMIT)
   for name in names or CASES:
     make(name)
     with tempfile.TemporaryDirectory() as scratch:
@@ -86,9 +81,7 @@ def main(names):
       run(copy, CASES[name], CASES[name].then)
       expected[name] = old.read_curve(os.path.join(copy, "curve.csv"))
     print(f"{name}: {len(expected[name])} rows", flush=True)
-  with open(EXPECTED, "w", encoding="utf-8") as f:
-    json.dump(expected, f, indent=1, sort_keys=True)
-    f.write("\n")
+  old.same.write_recorded(EXPECTED, expected)
 
 
 if __name__ == "__main__":

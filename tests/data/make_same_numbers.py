@@ -328,21 +328,33 @@ def import_from_base():
   old_names.alias_layered_names()
 
 
+def read_recorded(path, commit):
+  """The values a generator recorded at `path` ({} if none yet: the cases it
+  is not asked to redo keep theirs), stamped with the `commit` it runs."""
+  recorded = {}
+  if os.path.exists(path):
+    with open(path, encoding="utf-8") as f:
+      recorded = json.load(f)
+  recorded["_commit"] = commit
+  return recorded
+
+
+def write_recorded(path, recorded):
+  """Writes `recorded` where the tests read it, one value a line."""
+  with open(path, "w", encoding="utf-8") as f:
+    json.dump(recorded, f, indent=1, sort_keys=True)
+    f.write("\n")
+
+
 def main(names):
   import time  # pylint: disable=g-import-not-at-top
   import_from_base()
-  recorded = {}
-  if os.path.exists(JSON_PATH):
-    with open(JSON_PATH, encoding="utf-8") as f:
-      recorded = json.load(f)
-  recorded["_commit"] = COMMIT
+  recorded = read_recorded(JSON_PATH, COMMIT)
   for name in names or CASES:
     start = time.time()
     recorded[name] = jsonable(CASES[name]())
     print(f"{name}: {time.time() - start:.1f} s", flush=True)
-    with open(JSON_PATH, "w", encoding="utf-8") as f:
-      json.dump(recorded, f, indent=1, sort_keys=True)
-      f.write("\n")
+    write_recorded(JSON_PATH, recorded)
 
 
 if __name__ == "__main__":
