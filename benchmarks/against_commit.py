@@ -115,8 +115,8 @@ def nfsp_lhe_batched():
   from nfsp_spiel import nfsp  # pylint: disable=g-import-not-at-top
   from nfsp_spiel.nfsp import selfplay  # pylint: disable=g-import-not-at-top
   game = pyspiel.load_game("nfsp_lhe")
-  config = nfsp.NFSPConfig.lhe(rl_memory_capacity=50_000,
-                               sl_memory_capacity=200_000)
+  config = nfsp.NFSPConfig.lhe(replay_buffer_capacity=50_000,
+                               reservoir_buffer_capacity=200_000)
   loop = selfplay.SelfPlay(game, nfsp.agents_for(game, config), num_games=128)
   loop.play(1500)
   return _timed(lambda: loop.play(1500), 1500)
@@ -128,7 +128,7 @@ def lbr_range_queries():
   from nfsp_spiel import nfsp  # pylint: disable=g-import-not-at-top
   game = pyspiel.load_game("nfsp_lhe")
   agents = nfsp.agents_for(game, nfsp.NFSPConfig.lhe(
-      rl_memory_capacity=1000, sl_memory_capacity=1000))
+      replay_buffer_capacity=1000, reservoir_buffer_capacity=1000))
   policy = nfsp.NFSPPolicy(game, agents)
   state = game.new_initial_state()
   while state.is_chance_node():

@@ -56,8 +56,8 @@ def _row(name, game, policy, hands):
 def main(argv):
   del argv
   game = pyspiel.load_game("nfsp_lhe")
-  config = nfsp.NFSPConfig.lhe(rl_memory_capacity=1000,
-                               sl_memory_capacity=1000)
+  config = nfsp.NFSPConfig.lhe(replay_buffer_capacity=1000,
+                               reservoir_buffer_capacity=1000)
   network = nfsp.NFSPPolicy(game, nfsp.agents_for(game, config))
   print(f"{'policy (LBR path)':34s} {'hands':>7s} {'hands/s':>9s} "
         f"{'min/10k':>12s} {'mbb/h':>10s} {'+-':>8s}")

@@ -45,8 +45,8 @@ def main(argv):
   del argv
   game = pyspiel.load_game("nfsp_lhe")
   profile = lhe.shipped_profile(game)
-  config = nfsp.NFSPConfig.lhe(rl_memory_capacity=1000,
-                               sl_memory_capacity=1000)
+  config = nfsp.NFSPConfig.lhe(replay_buffer_capacity=1000,
+                               reservoir_buffer_capacity=1000)
   players = {
       "network": lambda: nfsp.NFSPPolicy(game, nfsp.agents_for(game, config)),
       "always_call": lambda: baselines.AlwaysCall(game),

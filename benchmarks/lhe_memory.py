@@ -46,7 +46,8 @@ def record_bytes(game, dtype):
   """Bytes per M_SL record and per M_RL transition as stored with `dtype`
   (an agent with one-record memories, measured)."""
   agent = nfsp.agents_for(game, nfsp.NFSPConfig.lhe(
-      memory_dtype=dtype, rl_memory_capacity=1, sl_memory_capacity=1))[0]
+      memory_dtype=dtype, replay_buffer_capacity=1,
+      reservoir_buffer_capacity=1))[0]
   return tuple(memory.fields["record"][0].nbytes for memory in (
       agent.sl_memory, agent.best_response_learner.memory))
 
@@ -75,8 +76,8 @@ def main(argv):
   sizes = {kind: record_bytes(game, kind)
            for kind in ("float32", "uint8", "bits")}
   for kind, (sl, rl) in sizes.items():
-    total = 2 * (config.sl_memory_capacity * sl +
-                 config.best_response.memory_capacity * rl)
+    total = 2 * (config.reservoir_buffer_capacity * sl +
+                 config.best_response.replay_buffer_capacity * rl)
     print(f"memory_dtype {kind:7s}: M_SL {sl:5d} B/record, M_RL {rl:5d} "
           f"B/transition; two agents' full memories {total / GIB:6.2f} GiB")
   print(f"after import:            RSS {resident()[0]:.2f} GiB")

@@ -23,7 +23,8 @@ starts over, keeping the old curve as curve.csv.1).
   python examples/nfsp.py --actors 2           # Ray: 2 actors play, a learner
   python examples/nfsp.py --actors 14 --ray_address auto --learner_gpus 1
   python examples/nfsp.py --seeds 0-7          # a population: 8 runs at once
-  python examples/nfsp.py --seeds 0,2 --sweep rl_learning_rate=0.05,0.1 --sweep eta=0.1,0.5
+  python examples/nfsp.py --seeds 0,2 --sweep rl_learning_rate=0.05,0.1 \
+      --sweep anticipatory_param=0.1,0.5
 
 `--seeds` (and `--sweep`, `nfsp_spiel.nfsp.sweep`) train a population
 (`nfsp.population`) in one process, one member per seed (per sweep point and
@@ -81,11 +82,15 @@ run_flags.define_count("smooct_deals", 1000, "Duplicate deals per match of "
                        "paper's fig. 2a opponent) at each Limit Hold'em "
                        "evaluation (0: none).", lower_bound=0)
 flags.DEFINE_list("hidden_layers", None, "Hidden layer sizes (preset's).")
-run_flags.define_count("rl_memory", None, "M_RL capacity (preset's).")
-run_flags.define_count("sl_memory", None, "M_SL capacity (preset's).")
-flags.DEFINE_enum("sl_memory_kind", None, list(nfsp_config.SL_MEMORIES),
-                  "M_SL kind (preset's).")
-flags.DEFINE_float("eta", None, "Anticipatory parameter (preset's).")
+run_flags.define_count("replay_buffer_capacity", None, "M_RL capacity "
+                       "(preset's).")
+run_flags.define_count("reservoir_buffer_capacity", None, "M_SL capacity "
+                       "(preset's).")
+flags.DEFINE_enum("reservoir_buffer_kind", None,
+                  list(nfsp_config.RESERVOIR_BUFFER_KINDS),
+                  "What M_SL is (preset's).")
+flags.DEFINE_float("anticipatory_param", None, "eta, the probability of an "
+                   "episode of the best response (preset's).")
 flags.DEFINE_float("rl_learning_rate", None, "DQN SGD stepsize (preset's).")
 flags.DEFINE_float("epsilon_start", None, "Initial exploration (preset's).")
 flags.DEFINE_enum("epsilon_schedule", None, list(nfsp_config.EPSILON_SCHEDULES),
@@ -98,7 +103,7 @@ flags.DEFINE_integer("learn_every", None, "Agent's own steps between learning "
                      "calls (preset's).")
 flags.DEFINE_integer("target_refit_every", None, "DQN updates between target "
                      "refits, 0 for none (preset's).")
-flags.DEFINE_integer("min_memory_to_learn", None, "Records a memory needs "
+flags.DEFINE_integer("min_buffer_size_to_learn", None, "Records a memory needs "
                      "before its network trains (preset's).")
 flags.DEFINE_float("reward_scale", None, "Reward multiplier (preset's).")
 flags.DEFINE_string("memory_dtype", None, "How the memories store states "

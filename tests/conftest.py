@@ -52,6 +52,9 @@ SLOW = {
     "test_run_directory.py::test_a_run_without_checkpoint_starts_a_fresh_curve"
     "[nfsp]": "decided by the run directory before any driver starts; the "
     "other binaries stay",
+    "test_checkpoints.py::test_run_folders_of_the_earlier_names_resume"
+    "[population]": "80 s; [nfsp] stays: a member's header is upgraded by "
+    "the same config.complete_header",
     "test_population.py::test_resume_continues_exactly":
     "70 s; test_a_population_of_one_is_its_single_run saves and restores",
     "test_nfsp_population_binary.py::test_the_curve_holds_each_member_and_the_"

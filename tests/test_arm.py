@@ -20,7 +20,7 @@ from nfsp_spiel.nfsp import transitions
 # preset now takes the authors' eta 0.5 and Leduc's [128, 128, 64]).
 SMALL = nfsp.NFSPConfig.nfsp_arm(
     best_response=nfsp.ARMConfig(iteration_steps=200, updates=50),
-    sl_memory_capacity=20_000, min_memory_to_learn=100, anticipatory=0.1,
+    reservoir_buffer_capacity=20_000, min_buffer_size_to_learn=100, anticipatory_param=0.1,
     hidden_layers=(64,))
 
 
@@ -151,8 +151,8 @@ def test_arm_average_play_approaches_rock_paper_scissors_equilibrium():
   game = pyspiel.convert_to_turn_based(pyspiel.load_game("matrix_rps"))
   config = nfsp.NFSPConfig.arm(best_response=nfsp.ARMConfig(
                                    iteration_steps=500, updates=200),
-                               sl_memory_capacity=200_000,
-                               min_memory_to_learn=500,
+                               reservoir_buffer_capacity=200_000,
+                               min_buffer_size_to_learn=500,
                                hidden_layers=(64,))  # as measured
   agents = nfsp.agents_for(game, config, seed=3)
   loop = selfplay.SelfPlay(game, agents, num_games=100, seed=3)
@@ -250,13 +250,14 @@ def test_nfsp_arm_presets_hold_the_authors_values():
   part otherwise the NFSP paper's Leduc settings (sec. 5.1)."""
   leduc = nfsp.NFSPConfig.nfsp_arm()
   assert leduc == nfsp.NFSPConfig.nfsp_arm("leduc_poker")
-  assert (leduc.best_response, leduc.anticipatory, leduc.hidden_layers,
+  assert (leduc.best_response, leduc.anticipatory_param, leduc.hidden_layers,
           leduc.best_response.iteration_steps, leduc.reward_scale) == (
               nfsp.ARMConfig(), 0.5, (128, 128, 64), 4000, 1.0)
   paper = nfsp.NFSPConfig.leduc()
-  for name in ("sl_memory_capacity", "sl_memory", "sl_learning_rate",
+  for name in ("reservoir_buffer_capacity", "reservoir_buffer_kind",
+               "sl_learning_rate",
                "batch_size", "learn_every", "updates_per_learn",
-               "min_memory_to_learn", "evaluation_policy"):
+               "min_buffer_size_to_learn", "evaluation_policy"):
     assert getattr(leduc, name) == getattr(paper, name), name
   assert nfsp.NFSPConfig.nfsp_arm("liars_dice").hidden_layers == (64, 128, 64)
   assert nfsp.NFSPConfig.nfsp_arm("tic_tac_toe").hidden_layers == (
@@ -264,7 +265,7 @@ def test_nfsp_arm_presets_hold_the_authors_values():
   assert nfsp.NFSPConfig.nfsp_arm(hidden_layers=(64,)).hidden_layers == (64,)
   for game in nfsp_config.NFSP_ARM_GAMES:
     plain = nfsp.NFSPConfig.arm(game)
-    assert (plain.anticipatory, plain.evaluation_policy,
+    assert (plain.anticipatory_param, plain.evaluation_policy,
             plain.hidden_layers) == (
                 1.0, "best_response", nfsp.NFSPConfig.nfsp_arm(game)
                 .hidden_layers)
@@ -286,10 +287,10 @@ def test_the_authors_nfsp_baseline_is_openspiels_tf1_nfsp_with_their_arguments()
   assert baseline == theirs.replace(device=None)
   dqn = baseline.best_response
   assert isinstance(dqn, nfsp.DQNConfig)
-  assert (baseline.hidden_layers, baseline.anticipatory,
-          dqn.memory_capacity, baseline.sl_learning_rate,
+  assert (baseline.hidden_layers, baseline.anticipatory_param,
+          dqn.replay_buffer_capacity, baseline.sl_learning_rate,
           dqn.learning_rate, dqn.target_refit_every,
-          dqn.epsilon_end, dqn.epsilon_decay_steps) == (
+          dqn.epsilon_end, dqn.epsilon_decay_duration) == (
               (64,), 0.5, 200_000, 0.01, 0.02, 15, 1e-5, 15_000_000)
 
 
@@ -301,7 +302,7 @@ def test_both_networks_take_the_presets_sizes_and_checkpoints_keep_them(
   game = pyspiel.load_game("leduc_poker")
   size = game.information_state_tensor_size()
   agents = nfsp.agents_for(
-      game, nfsp.NFSPConfig.nfsp_arm(sl_memory_capacity=1000), seed=0)
+      game, nfsp.NFSPConfig.nfsp_arm(reservoir_buffer_capacity=1000), seed=0)
   widths = [size, 128, 128, 64]
   for agent in agents:
     arm_shapes = [w.shape for w in agent.best_response_learner.weights]
@@ -312,6 +313,6 @@ def test_both_networks_take_the_presets_sizes_and_checkpoints_keep_them(
         widths, widths[1:] + [game.num_distinct_actions()])]
   path = nfsp.save_agents(str(tmp_path / "leduc.npz"), game, agents)
   other = nfsp.agents_for(
-      game, nfsp.NFSPConfig.nfsp_arm("liars_dice", sl_memory_capacity=1000))
+      game, nfsp.NFSPConfig.nfsp_arm("liars_dice", reservoir_buffer_capacity=1000))
   with pytest.raises(ValueError, match="hidden_layers"):
     nfsp.restore_agents(path, game, other)

@@ -35,8 +35,8 @@ def mixed_profile(game, fake_tables):
 
 @pytest.fixture(scope="module")
 def network(game):
-  config = nfsp.NFSPConfig.lhe(hidden_layers=(32,), rl_memory_capacity=100,
-                               sl_memory_capacity=100)
+  config = nfsp.NFSPConfig.lhe(hidden_layers=(32,), replay_buffer_capacity=100,
+                               reservoir_buffer_capacity=100)
   return nfsp.NFSPPolicy(game, nfsp.agents_for(game, config, seed=1))
 
 

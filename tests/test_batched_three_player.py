@@ -127,8 +127,8 @@ def test_chunks_play_the_same_deals(game, searches, monkeypatch):
 def test_nfsp_policy_plays_batched(game):
   """NFSP's networks on nfsp_lhe3 answer batched decisions: one forward pass
   per player, the same match as one by one."""
-  config = nfsp.NFSPConfig.lhe(hidden_layers=(16,), rl_memory_capacity=100,
-                               sl_memory_capacity=100)
+  config = nfsp.NFSPConfig.lhe(hidden_layers=(16,), replay_buffer_capacity=100,
+                               reservoir_buffer_capacity=100)
   policy = nfsp.NFSPPolicy(game, nfsp.agents_for(game, config, seed=3))
   call = baselines.AlwaysCall(game)
   batched = evaluation.three_player_match(game, policy, call, num_deals=20,

@@ -6,9 +6,11 @@ other settings and a damaged one with one `CheckpointError` naming the file,
 what it holds and what was expected; the file is never changed.
 """
 
+import csv
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -25,9 +27,9 @@ from nfsp_spiel.core import checkpoints
 from nfsp_spiel.nfsp import config as nfsp_config
 
 KUHN = pyspiel.load_game("kuhn_poker")
-TINY = nfsp.NFSPConfig(best_response=nfsp.DQNConfig(memory_capacity=500),
-                       sl_memory_capacity=500, hidden_layers=(8,),
-                       min_memory_to_learn=16)
+TINY = nfsp.NFSPConfig(best_response=nfsp.DQNConfig(replay_buffer_capacity=500),
+                       reservoir_buffer_capacity=500, hidden_layers=(8,),
+                       min_buffer_size_to_learn=16)
 
 
 def _nfsp_driver(game=KUHN, config=TINY, num_games=4):
@@ -96,8 +98,8 @@ def test_another_algorithms_checkpoint_is_named(saved, restorer, writer):
     ("Smooth UCT", {"c": 99.0}, "c: 1.75 there, 99.0 here"),
     ("Smooth UCT", {"seed": 3}, "seed: 0 there, 3 here"),
     ("NFSP", {"num_games": 8}, "num_games: 4 there, 8 here"),
-    ("NFSP", {"config": TINY.replace(anticipatory=0.5)},
-     "anticipatory: 0.1 there, 0.5 here"),
+    ("NFSP", {"config": TINY.replace(anticipatory_param=0.5)},
+     "anticipatory_param: 0.1 there, 0.5 here"),
     ("NFSP agent", {"config": TINY.replace(hidden_layers=(9,))},
      "hidden_layers: [8] there, [9] here"),
 ])
@@ -162,27 +164,28 @@ def test_files_that_are_not_checkpoints(tmp_path):
 
 def test_checkpoints_without_header_are_still_recognised(saved, tmp_path):
   """Files written before headers: NFSP's kept their config (in the flat
-  form of the time: `rl_memory_capacity`, ...) and resume; the others'
-  settings were not saved, so they are refused by name."""
+  form of the time, the learner's settings by their flat names:
+  `replay_buffer_capacity`, ...) and resume; the others' settings were not
+  saved, so they are refused by name."""
   path = str(tmp_path / "old_nfsp.npz")
   with np.load(saved["NFSP"]) as data:
     arrays = {k: data[k] for k in data.files
               if k not in (checkpoints.HEADER, checkpoints.PROGRESS)}
   flat_names = {f"best_response.{field}": name for name, (kind, field)
-                in nfsp_config.LEGACY_FIELDS.items() if kind == "dqn"}
+                in nfsp_config.LEARNER_FIELDS.items() if kind == "dqn"}
   for key in [k for k in arrays if k.endswith("/config")]:
     config = json.loads(str(arrays[key]))
     del config["best_response"]
     config = {flat_names.get(name, name): value
               for name, value in config.items()}
-    for field in ("epsilon_end", "epsilon_decay_steps"):  # added since
+    for field in ("epsilon_end", "epsilon_decay_duration"):  # added since
       del config[field]
     arrays[key] = json.dumps(config)
   np.savez(path, **arrays)
   SOLVERS["NFSP"][1](path)
   with pytest.raises(checkpoints.CheckpointError,
-                     match="anticipatory: 0.1 there, 0.5 here"):
-    SOLVERS["NFSP"][1](path, config=TINY.replace(anticipatory=0.5))
+                     match="anticipatory_param: 0.1 there, 0.5 here"):
+    SOLVERS["NFSP"][1](path, config=TINY.replace(anticipatory_param=0.5))
   old_xfp = str(tmp_path / "old_xfp.npz")
   np.savez(old_xfp, game=str(KUHN), strategy0=np.zeros(3), rng="{}")
   with pytest.raises(checkpoints.CheckpointError, match=re.escape(
@@ -235,3 +238,47 @@ def test_saving_into_a_missing_folder_names_the_users_path(tmp_path,
     SOLVERS[algorithm][0](str(path))
   assert str(error.value) == (f"cannot save {path}: no folder "
                               f"{tmp_path / 'missing'}")
+
+
+# Run folders that examples/nfsp.py wrote at commit 432fce3, before the
+# settings took OpenSpiel's names (their headers say `anticipatory`,
+# `sl_memory_capacity`, `best_response.memory_capacity`, ...): one run, and
+# a population of two sweep points. Written by that commit's binary with
+#   --game=kuhn_poker --hidden_layers=8 --sl_memory=300 --rl_memory=300
+#   --min_memory_to_learn=32 --learn_every=16 --num_games=16 --episodes=400
+#   --eval_every=200 --checkpoint_every=400
+# and --seed=1 (nfsp/), or --seeds=0 --sweep=rl_learning_rate=0.05,0.1
+# (population/); the checkpoint and the curve kept.
+RENAMED_FOLDERS = os.path.join(os.path.dirname(__file__), "data",
+                               "run_folders_432fce3")
+RENAMED_FLAGS = ["--game=kuhn_poker", "--hidden_layers=8",
+                 "--reservoir_buffer_capacity=300",
+                 "--replay_buffer_capacity=300",
+                 "--min_buffer_size_to_learn=32", "--learn_every=16",
+                 "--num_games=16", "--episodes=600", "--eval_every=200",
+                 "--checkpoint_every=400"]
+
+
+@pytest.mark.parametrize("name, flags", [
+    ("nfsp", ["--seed=1"]),
+    ("population", ["--seeds=0", "--sweep=rl_learning_rate=0.05,0.1"])],
+                         ids=["nfsp", "population"])
+def test_run_folders_of_the_earlier_names_resume(name, flags, tmp_path):
+  """The same command with the settings' new flags resumes the folder: the
+  header's old names are upgraded and compare equal; the rows the old run
+  logged keep their clocks and the run goes on to 600 episodes."""
+  folder = tmp_path / name
+  shutil.copytree(os.path.join(RENAMED_FOLDERS, name), folder)
+  with open(folder / "curve.csv", encoding="utf-8") as f:
+    logged = list(csv.DictReader(f))
+  result = subprocess.run(
+      [sys.executable, os.path.join(os.path.dirname(__file__), os.pardir,
+                                    "examples", "nfsp.py"),
+       *RENAMED_FLAGS, *flags, f"--output_dir={folder}"],
+      capture_output=True, text=True, timeout=600, check=False)
+  assert result.returncode == 0, result.stderr[-3000:]
+  with open(folder / "curve.csv", encoding="utf-8") as f:
+    rows = list(csv.DictReader(f))
+  assert rows[:len(logged)] == logged
+  assert len(rows) == len(logged) + 1 and int(rows[-1]["step"]) >= 600
+  assert not os.path.exists(folder / "curve.csv.1")  # resumed, not redone

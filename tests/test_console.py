@@ -15,8 +15,8 @@ from nfsp_spiel import nfsp
 from nfsp_spiel.nfsp import selfplay
 from nfsp_spiel.core.quiet_tensorflow import tf
 game = pyspiel.load_game("kuhn_poker")
-config = nfsp.NFSPConfig(best_response=nfsp.DQNConfig(memory_capacity=1000),
-                         min_memory_to_learn=32, sl_memory_capacity=1000)
+config = nfsp.NFSPConfig(best_response=nfsp.DQNConfig(replay_buffer_capacity=1000),
+                         min_buffer_size_to_learn=32, reservoir_buffer_capacity=1000)
 selfplay.SelfPlay(game, nfsp.agents_for(game, config), 16).play(500)
 tf.get_logger().warning("a real warning")
 try:  # TensorFlow logs a WARNING line for the failing op

@@ -19,8 +19,8 @@ ray = pytest.importorskip("ray")
 
 KUHN = pyspiel.load_game("kuhn_poker")
 SMALL = nfsp.NFSPConfig.leduc(
-    best_response=nfsp.DQNConfig(memory_capacity=20_000), hidden_layers=(16,),
-    sl_memory_capacity=100_000)
+    best_response=nfsp.DQNConfig(replay_buffer_capacity=20_000), hidden_layers=(16,),
+    reservoir_buffer_capacity=100_000)
 TWO = distributed.DistributedConfig(num_actors=2, num_games=32, locksteps=4)
 
 
@@ -91,9 +91,9 @@ def test_two_actors_feed_the_learner_and_get_its_weights():
     assert sum(steps) == sum(loop.agents[p].steps for p in range(2))
     # The learning calls of one process: one per learn_every own steps,
     # `updates_per_learn` SGD updates each (DQN counts its updates), but
-    # none while M_RL holds fewer than min_memory_to_learn transitions.
+    # none while M_RL holds fewer than min_buffer_size_to_learn transitions.
     per_call = SMALL.updates_per_learn
-    filling = SMALL.min_memory_to_learn // SMALL.learn_every + 2
+    filling = SMALL.min_buffer_size_to_learn // SMALL.learn_every + 2
     for step, part in zip(steps, parts):
       calls = step // SMALL.learn_every
       skipped = calls * per_call - int(part["counters"][2])

@@ -12,9 +12,9 @@ from nfsp_spiel.nfsp import transitions
 
 def _agent(refit_every):
   config = nfsp.NFSPConfig(
-      best_response=nfsp.DQNConfig(memory_capacity=100,
+      best_response=nfsp.DQNConfig(replay_buffer_capacity=100,
                                    target_refit_every=refit_every),
-      sl_memory_capacity=100, batch_size=8, min_memory_to_learn=8,
+      reservoir_buffer_capacity=100, batch_size=8, min_buffer_size_to_learn=8,
       updates_per_learn=1)
   agent = nfsp.NFSP(0, 4, 3, config, seed=0)
   rng = np.random.default_rng(0)

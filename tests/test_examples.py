@@ -355,8 +355,9 @@ def test_help_lists_every_flag_the_binary_takes(script):
      "--actors, --seeds or --sweep)"),
     ("nfsp.py", ["--seeds=0-x"], "--seeds=0-x: '0-x' is neither a seed nor a "
      "range a-b; give e.g. 0-7 or 0,2,4"),
-    ("nfsp.py", ["--sweep=eta=0.1", "--sweep=anticipatory=0.2"],
-     "--sweep=anticipatory=0.2: anticipatory is swept twice"),
+    ("nfsp.py", ["--sweep=anticipatory_param=0.1",
+                 "--sweep=anticipatory_param=0.2"],
+     "--sweep=anticipatory_param=0.2: anticipatory_param is swept twice"),
     ("fsp.py", ["--memory_episode=5"], "Unknown command line flag "
      "'memory_episode'. Did you mean: memory_episodes ?")])
 def test_a_usage_error_is_one_line(tmp_path, script, flags, error):
@@ -449,7 +450,8 @@ def test_nfsp_binary_measures_lhe_against_the_baseline_and_lbr(tmp_path):
   against the equity-threshold player and the shipped SmooCT-like profile
   (here on stand-in bucket tables), and LBR's winnings."""
   flags = ["--game=nfsp_lhe", "--preset=lhe", "--hidden_layers=16",
-           "--rl_memory=2000", "--sl_memory=2000", "--episodes=256",
+           "--replay_buffer_capacity=2000",
+           "--reservoir_buffer_capacity=2000", "--episodes=256",
            "--eval_every=256", "--checkpoint_every=256", "--eval_deals=4",
            "--smooct_deals=4", "--lbr_hands=2",
            "--eval_policies=average,greedy_average", f"--output_dir={tmp_path}"]

@@ -262,8 +262,8 @@ def test_lbr_refuses_other_games_and_policies():
 def test_network_range_queries_match_one_state_per_holding():
   from nfsp_spiel import nfsp  # pylint: disable=g-import-not-at-top
   game = pyspiel.load_game("nfsp_lhe")
-  config = nfsp.NFSPConfig.lhe(hidden_layers=(32,), rl_memory_capacity=100,
-                               sl_memory_capacity=100)
+  config = nfsp.NFSPConfig.lhe(hidden_layers=(32,), replay_buffer_capacity=100,
+                               reservoir_buffer_capacity=100)
   network = nfsp.NFSPPolicy(game, nfsp.agents_for(game, config))
   state = game.new_initial_state()
   for action in [*cards.parse_cards("2c7dAhAd"), poker.RAISE, poker.CALL,
@@ -318,8 +318,8 @@ def test_range_queries_of_every_policy_kind(kind):
   Q) and argmax Pi as one state per holding does."""
   from nfsp_spiel import nfsp  # pylint: disable=g-import-not-at-top
   game = pyspiel.load_game("nfsp_lhe")
-  config = nfsp.NFSPConfig.lhe(hidden_layers=(16,), rl_memory_capacity=100,
-                               sl_memory_capacity=100)
+  config = nfsp.NFSPConfig.lhe(hidden_layers=(16,), replay_buffer_capacity=100,
+                               reservoir_buffer_capacity=100)
   network = nfsp.NFSPPolicy(game, nfsp.agents_for(game, config), kind)
   state = game.new_initial_state()
   for action in [*cards.parse_cards("2c7dAhAd"), poker.RAISE, poker.CALL,

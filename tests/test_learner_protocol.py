@@ -71,7 +71,7 @@ class TabularQ:
 def test_a_tabular_q_learner_trains_nfsp_on_kuhn():
   game = pyspiel.load_game("kuhn_poker")
   config = nfsp.NFSPConfig(best_response=TabularQConfig(), reward_scale=1.0,
-                           min_memory_to_learn=200, sl_learning_rate=0.05)
+                           min_buffer_size_to_learn=200, sl_learning_rate=0.05)
   agents = nfsp.agents_for(game, config, seed=0)
   assert all(isinstance(a.best_response_learner, TabularQ) for a in agents)
   uniform = evaluation.exploitability(

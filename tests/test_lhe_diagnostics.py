@@ -112,8 +112,8 @@ def test_recorder_keeps_what_it_passes_on(game):
 
 def test_play_profile_is_one_seating_of_play(game):
   first, second = nfsp.NFSPPolicy(game, nfsp.agents_for(
-      game, nfsp.NFSPConfig.lhe(hidden_layers=(16,), rl_memory_capacity=100,
-                                sl_memory_capacity=100), seed=2)), (
+      game, nfsp.NFSPConfig.lhe(hidden_layers=(16,), replay_buffer_capacity=100,
+                                reservoir_buffer_capacity=100), seed=2)), (
                                     baselines.AlwaysCall(game))
   both = batched_matches.play(first, second, 40, seed=5)
   seated = (batched_matches.play_profile((first, second), 40, 5, stream=0) -
@@ -122,8 +122,8 @@ def test_play_profile_is_one_seating_of_play(game):
 
 
 def test_real_agents_give_every_diagnostic(game):
-  config = nfsp.NFSPConfig.lhe(hidden_layers=(16,), rl_memory_capacity=100,
-                               sl_memory_capacity=100)
+  config = nfsp.NFSPConfig.lhe(hidden_layers=(16,), replay_buffer_capacity=100,
+                               reservoir_buffer_capacity=100)
   metrics = lhe_diagnostics.lhe_diagnostics(
       game, nfsp.agents_for(game, config, seed=0), 50, seed=0)
   for p in range(2):

@@ -13,9 +13,9 @@ import nfsp_spiel  # noqa: F401
 from nfsp_spiel import nfsp
 from nfsp_spiel.nfsp import rl_loop
 
-SMALL = nfsp.NFSPConfig(best_response=nfsp.DQNConfig(memory_capacity=5000),
-                        sl_memory_capacity=20000, learn_every=16,
-                        batch_size=32, min_memory_to_learn=32)
+SMALL = nfsp.NFSPConfig(best_response=nfsp.DQNConfig(replay_buffer_capacity=5000),
+                        reservoir_buffer_capacity=20000, learn_every=16,
+                        batch_size=32, min_buffer_size_to_learn=32)
 
 
 def _env(game, seed=0):
@@ -30,22 +30,23 @@ def test_presets_hold_the_papers_values():
   leduc = nfsp.NFSPConfig.leduc()
   dqn = leduc.best_response
   assert isinstance(dqn, nfsp.DQNConfig)
-  assert (leduc.hidden_layers, dqn.memory_capacity,
-          leduc.sl_memory_capacity, leduc.sl_memory) == (
+  assert (leduc.hidden_layers, dqn.replay_buffer_capacity,
+          leduc.reservoir_buffer_capacity, leduc.reservoir_buffer_kind) == (
               (64,), 200_000, 2_000_000, "reservoir")
   assert (dqn.learning_rate, leduc.sl_learning_rate, leduc.batch_size,
           leduc.updates_per_learn, dqn.target_refit_every,
-          leduc.anticipatory, dqn.epsilon_start) == (
+          leduc.anticipatory_param, dqn.epsilon_start) == (
               0.1, 0.005, 128, 2, 300, 0.1, 0.06)
   # Heinrich's public Leduc code: 128 game steps (64 of one agent's) per
   # iteration, epsilon 0.06 / (1 + 0.01 sqrt(k)), learning from 1000 records,
   # Torch7's initialisation, rewards scaled by 0.0385.
   assert (leduc.learn_every, dqn.epsilon_schedule, dqn.epsilon_decay,
-          leduc.min_memory_to_learn, leduc.init, leduc.reward_scale) == (
+          leduc.min_buffer_size_to_learn, leduc.init, leduc.reward_scale) == (
               64, "polynomial", 0.01, 1000, "torch", 0.0385)
   lhe = nfsp.NFSPConfig.lhe()
-  assert (lhe.hidden_layers, lhe.best_response.memory_capacity,
-          lhe.sl_memory_capacity, lhe.sl_memory, lhe.sl_min_probability,
+  assert (lhe.hidden_layers, lhe.best_response.replay_buffer_capacity,
+          lhe.reservoir_buffer_capacity, lhe.reservoir_buffer_kind,
+          lhe.reservoir_buffer_min_probability,
           lhe.sl_learning_rate, lhe.batch_size, lhe.learn_every,
           lhe.best_response.target_refit_every,
           lhe.best_response.epsilon_start) == ((1024, 512, 1024, 512), 600_000, 30_000_000,
@@ -53,8 +54,8 @@ def test_presets_hold_the_papers_values():
                                  128, 1000, 0.08)
   assert lhe.reward_scale == pytest.approx(1 / 480)
   assert lhe.memory_dtype == "bits"  # 30m records in 1.1 GB
-  assert nfsp.NFSPConfig.dqn().anticipatory == 1.0
-  assert nfsp.NFSPConfig.leduc(anticipatory=0.5).anticipatory == 0.5
+  assert nfsp.NFSPConfig.dqn().anticipatory_param == 1.0
+  assert nfsp.NFSPConfig.leduc(anticipatory_param=0.5).anticipatory_param == 0.5
 
 
 def test_epsilon_schedules():
@@ -109,7 +110,7 @@ def test_anticipatory_choice_is_per_episode_and_only_best_responses_reach_sl():
   Q with probability eta); M_SL receives exactly the best-response steps."""
   env = _env("kuhn_poker", 0)
   agents = nfsp.agents_for(env.game, SMALL.replace(
-      anticipatory=0.3, learn_every=10**9), seed=0)
+      anticipatory_param=0.3, learn_every=10**9), seed=0)
   best_response_steps, episodes_in_mode = 0, []
   for _ in range(2000):
     time_step = env.reset()
@@ -143,7 +144,7 @@ def test_dqn_baseline_average_network_only_observes():
   """eta = 1: every step is a best-response step, all reach M_SL, and the
   average network never acts."""
   env = _env("kuhn_poker", 0)
-  agents = nfsp.agents_for(env.game, SMALL.replace(anticipatory=1.0),
+  agents = nfsp.agents_for(env.game, SMALL.replace(anticipatory_param=1.0),
                            seed=0)
   _play(env, agents, 500)
   for agent in agents:
@@ -193,10 +194,10 @@ def test_checkpoint_errors_change_nothing(tmp_path):
   game = pyspiel.load_game("kuhn_poker")
   agents = nfsp.agents_for(game, SMALL, seed=0)
   path = nfsp.save_agents(str(tmp_path / "ckpt.npz"), game, agents)
-  other = nfsp.agents_for(game, SMALL.replace(anticipatory=0.5),
+  other = nfsp.agents_for(game, SMALL.replace(anticipatory_param=0.5),
                           seed=1)
   weights = [w.copy() for w in other[0].best_response_learner.weights]
-  with pytest.raises(ValueError, match="with other settings \\(anticipatory: 0.1 there, 0.5 here\\)"):
+  with pytest.raises(ValueError, match="with other settings \\(anticipatory_param: 0.1 there, 0.5 here\\)"):
     nfsp.restore_agents(path, game, other)
   for a, b in zip(other[0].best_response_learner.weights, weights):
     np.testing.assert_array_equal(a, b)
@@ -215,10 +216,10 @@ def test_bad_input():
                          SMALL)[0].state_size == 27
   with pytest.raises(ValueError, match="provides no information-state"):
     nfsp.agents_for(pyspiel.load_game("liars_dice_ir"), SMALL)
-  with pytest.raises(ValueError, match="NFSPConfig.sl_memory='fifo'"):
-    nfsp.NFSPConfig(sl_memory="fifo")
-  with pytest.raises(ValueError, match="NFSPConfig.anticipatory=1.5"):
-    nfsp.NFSPConfig(anticipatory=1.5)
+  with pytest.raises(ValueError, match="NFSPConfig.reservoir_buffer_kind='fifo'"):
+    nfsp.NFSPConfig(reservoir_buffer_kind="fifo")
+  with pytest.raises(ValueError, match="NFSPConfig.anticipatory_param=1.5"):
+    nfsp.NFSPConfig(anticipatory_param=1.5)
   with pytest.raises(ValueError, match="NFSPConfig.memory_dtype='int4'.*"
                      "'float32', 'uint8' or 'bits'"):
     nfsp.NFSPConfig(memory_dtype="int4")
@@ -231,7 +232,7 @@ def test_bad_input():
   with pytest.raises(ValueError, match="policy='greedy'"):
     agent.probabilities(np.zeros((1, 10)), np.ones((1, 2)), "greedy")
   with pytest.raises(TypeError, match="NFSPConfig"):
-    nfsp.NFSP(0, 10, 2, {"anticipatory": 0.1})
+    nfsp.NFSP(0, 10, 2, {"anticipatory_param": 0.1})
   for args, match in (((0, 0, 2), "state_size=0"), ((0, 11, 0), "num_actions=0"),
                       ((0, 30.7, 3), "state_size=30.7"),
                       ((-1, 11, 2), "player_id=-1"),

@@ -13,7 +13,8 @@ from nfsp_spiel.run import curves
 EXAMPLES = os.path.join(os.path.dirname(__file__), os.pardir, "examples")
 # Small memories that train within 2000 Kuhn episodes.
 FLAGS = ["--game=kuhn_poker", "--eval_every=1000", "--checkpoint_every=1000",
-         "--rl_memory=2000", "--sl_memory=2000", "--min_memory_to_learn=100"]
+         "--replay_buffer_capacity=2000", "--reservoir_buffer_capacity=2000",
+         "--min_buffer_size_to_learn=100"]
 
 
 def _command(output, *flags):

@@ -18,9 +18,9 @@ from nfsp_spiel.run import nfsp_training
 from nfsp_spiel.run import run_directory
 
 # Small memories that train within 1000 Kuhn episodes.
-CONFIG = NFSPConfig.leduc().replace(rl_memory_capacity=2000,
-                                    sl_memory_capacity=2000,
-                                    min_memory_to_learn=100)
+CONFIG = NFSPConfig.leduc().replace(replay_buffer_capacity=2000,
+                                    reservoir_buffer_capacity=2000,
+                                    min_buffer_size_to_learn=100)
 SETTINGS = nfsp_training.EvaluationSettings()
 EVAL_EVERY = 500
 

@@ -121,8 +121,8 @@ def test_the_defaults_are_openspiels():
       openspiels.dqn.DQN).parameters.items()}
   config = openspiel_nfsp.openspiel_config([128], int(2e6), 0.1)
   ours = config.best_response
-  assert (ours.memory_capacity, ours.epsilon_start, ours.epsilon_end,
-          ours.epsilon_decay_steps, ours.epsilon_schedule) == (
+  assert (ours.replay_buffer_capacity, ours.epsilon_start, ours.epsilon_end,
+          ours.epsilon_decay_duration, ours.epsilon_schedule) == (
               dqn["replay_buffer_capacity"], dqn["epsilon_start"],
               dqn["epsilon_end"], dqn["epsilon_decay_duration"],
               {"exp": "exponential"}[dqn["epsilon_decay_schedule_str"]])
@@ -131,7 +131,7 @@ def test_the_defaults_are_openspiels():
           dqn["weight_update_coeff"], dqn["gradient_clipping"],
           dqn["device"]) == (1.0, "mse", "sgd", 0.995, None, "cpu")
   assert (ours.learning_rate, config.sl_learning_rate,
-          config.batch_size, config.min_memory_to_learn, config.learn_every,
+          config.batch_size, config.min_buffer_size_to_learn, config.learn_every,
           config.updates_per_learn, config.reward_scale, config.device) == (
               0.02, 0.01, 128, 1000, 64, 1, 1.0, "/CPU:0")
 
@@ -150,17 +150,17 @@ def test_the_arguments_land_in_the_config():
   config = agent.config
   dqn = config.best_response
   assert (agent.player_id, agent.state_size, agent.num_actions) == (1, 11, 2)
-  assert (config.hidden_layers, config.sl_memory_capacity, config.sl_memory,
-          config.anticipatory, config.batch_size, config.sl_learning_rate,
-          config.learn_every, dqn.memory_capacity) == (
+  assert (config.hidden_layers, config.reservoir_buffer_capacity, config.reservoir_buffer_kind,
+          config.anticipatory_param, config.batch_size, config.sl_learning_rate,
+          config.learn_every, dqn.replay_buffer_capacity) == (
               (32, 16), 3000, "reservoir", 0.25, 64, 0.002, 16, 500)
   # Half the squared error at twice the rate: OpenSpiel's SGD step; no
   # update before a batch's worth of records.
-  assert (dqn.learning_rate, config.min_memory_to_learn) == (0.1, 64)
+  assert (dqn.learning_rate, config.min_buffer_size_to_learn) == (0.1, 64)
   assert (dqn.target_refit_every, config.updates_per_learn,
           config.device) == (20, 1, "/GPU:1")
   assert (dqn.epsilon_schedule, dqn.epsilon_start, dqn.epsilon_end,
-          dqn.epsilon_decay_steps) == ("linear", 0.06, 0.001, 20_000)
+          dqn.epsilon_decay_duration) == ("linear", 0.06, 0.001, 20_000)
   assert agent.epsilon == pytest.approx(0.06)
   agent.steps = 10_000
   assert agent.epsilon == pytest.approx((0.06 + 0.001) / 2)

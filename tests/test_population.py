@@ -19,8 +19,8 @@ from nfsp_spiel.nfsp.selfplay import SelfPlay
 # small memories, so that both networks train within a few thousand
 # episodes.
 SMALL = NFSPConfig.leduc().replace(
-    min_memory_to_learn=200, sl_memory_capacity=20_000,
-    rl_memory_capacity=20_000)
+    min_buffer_size_to_learn=200, reservoir_buffer_capacity=20_000,
+    replay_buffer_capacity=20_000)
 GAMES = 32
 
 
@@ -75,10 +75,10 @@ def test_members_are_the_runs_they_would_be_alone(leduc, learning):
 def test_a_sweep_is_one_population(leduc):
   """Members differing in learning rates, eta, exploration, target refits
   and M_SL's kind are each their single run."""
-  configs = [SMALL, SMALL.replace(rl_learning_rate=0.05, anticipatory=0.5,
+  configs = [SMALL, SMALL.replace(rl_learning_rate=0.05, anticipatory_param=0.5,
                                   sl_learning_rate=0.01, epsilon_start=0.2,
                                   target_refit_every=50,
-                                  sl_memory="exponential_reservoir")]
+                                  reservoir_buffer_kind="exponential_reservoir")]
   pop = population.Population(leduc, configs, [6, 6], GAMES,
                               learning="stacked")
   pop.play(1500)
@@ -97,7 +97,7 @@ def test_arm_members(leduc):
   otherwise), which has not changed an action yet."""
   config = NFSPConfig.nfsp_arm().replace(
       best_response=ARMConfig(iteration_steps=300, updates=20, batch_size=16),
-      min_memory_to_learn=200, sl_memory_capacity=20_000)
+      min_buffer_size_to_learn=200, reservoir_buffer_capacity=20_000)
   configs = [config, config.replace(arm_learning_rate=2e-3)]
   pop = population.Population(leduc, configs, [0, 2], GAMES,
                               learning="stacked")

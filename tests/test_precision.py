@@ -13,10 +13,10 @@ from nfsp_spiel.nfsp import networks
 from nfsp_spiel.nfsp import population
 from nfsp_spiel.nfsp import selfplay
 
-TINY = nfsp.NFSPConfig(best_response=nfsp.DQNConfig(memory_capacity=2000),
-                       sl_memory_capacity=4000, hidden_layers=(16, 16),
-                       learn_every=16, batch_size=32, min_memory_to_learn=32,
-                       anticipatory=0.3)
+TINY = nfsp.NFSPConfig(best_response=nfsp.DQNConfig(replay_buffer_capacity=2000),
+                       reservoir_buffer_capacity=4000, hidden_layers=(16, 16),
+                       learn_every=16, batch_size=32, min_buffer_size_to_learn=32,
+                       anticipatory_param=0.3)
 
 
 @pytest.fixture

@@ -8,13 +8,13 @@ import pytest
 import nfsp_spiel  # noqa: F401
 from nfsp_spiel.core import checkpoints
 from nfsp_spiel.nfsp import agents_for
-from nfsp_spiel.nfsp import checkpoint
+from nfsp_spiel.nfsp import agent_checkpoints
 from nfsp_spiel.nfsp import NFSPConfig
 from nfsp_spiel.nfsp import rl_loop
 
-CONFIG = NFSPConfig.leduc().replace(rl_memory_capacity=500,
-                                    sl_memory_capacity=500,
-                                    min_memory_to_learn=50)
+CONFIG = NFSPConfig.leduc().replace(replay_buffer_capacity=500,
+                                    reservoir_buffer_capacity=500,
+                                    min_buffer_size_to_learn=50)
 
 
 def test_a_restored_loop_has_the_saved_agents(tmp_path):
@@ -27,8 +27,8 @@ def test_a_restored_loop_has_the_saved_agents(tmp_path):
       game, path, agents_for(game, CONFIG, 3), seed=3)
   assert restored.episodes == 300
   for agent, saved in zip(restored.agents, loop.agents):
-    mine, theirs = (checkpoint.agent_arrays(agent),
-                    checkpoint.agent_arrays(saved))
+    mine, theirs = (agent_checkpoints.agent_arrays(agent),
+                    agent_checkpoints.agent_arrays(saved))
     assert mine.keys() == theirs.keys()
     for name in mine:
       np.testing.assert_array_equal(mine[name], theirs[name])

@@ -13,10 +13,10 @@ from nfsp_spiel.nfsp import selfplay
 from nfsp_spiel.core import checkpoints
 from nfsp_spiel.nfsp import fused_learning
 
-SMALL = nfsp.NFSPConfig(best_response=nfsp.DQNConfig(memory_capacity=5000),
-                        sl_memory_capacity=20000, learn_every=16,
-                        batch_size=32, min_memory_to_learn=32,
-                        anticipatory=0.3)
+SMALL = nfsp.NFSPConfig(best_response=nfsp.DQNConfig(replay_buffer_capacity=5000),
+                        reservoir_buffer_capacity=20000, learn_every=16,
+                        batch_size=32, min_buffer_size_to_learn=32,
+                        anticipatory_param=0.3)
 
 
 def _single_game_run(game, agents, episodes, seed):
@@ -258,7 +258,7 @@ def test_bit_packed_memory_trains_and_resumes_exactly(tmp_path):
     runs[dtype] = nfsp.agents_for(game, config, seed=2)
     selfplay.SelfPlay(game, runs[dtype], num_games=16, seed=3).play(3000)
   for a, b in zip(runs["uint8"], runs["bits"]):
-    assert len(b.sl_memory) > SMALL.min_memory_to_learn
+    assert len(b.sl_memory) > SMALL.min_buffer_size_to_learn
     assert b.sl_memory.fields["record"].shape[1] == 4 + 4  # 30 bits, action
     np.testing.assert_array_equal(
         b.sl_records(b.sl_memory.fields["record"][:len(b.sl_memory)]),

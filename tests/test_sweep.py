@@ -24,18 +24,18 @@ def test_bad_seeds_are_refused(text, error):
 def test_members_are_the_sweeps_cross_product_seeds_innermost():
   members = sweep.population_members(
       NFSPConfig.leduc(), [0, 2],
-      ["rl_learning_rate=0.05,0.1", "eta=0.1,0.5"])
+      ["rl_learning_rate=0.05,0.1", "anticipatory_param=0.1,0.5"])
   assert [m.name for m in members][:3] == [
-      "rl_learning_rate=0.05,eta=0.1,seed0",
-      "rl_learning_rate=0.05,eta=0.1,seed2",
-      "rl_learning_rate=0.05,eta=0.5,seed0"]
+      "rl_learning_rate=0.05,anticipatory_param=0.1,seed0",
+      "rl_learning_rate=0.05,anticipatory_param=0.1,seed2",
+      "rl_learning_rate=0.05,anticipatory_param=0.5,seed0"]
   assert len(members) == 8 and [m.seed for m in members] == [0, 2] * 4
   settings = {m.group: (m.config.best_response.learning_rate,
-                        m.config.anticipatory) for m in members}
-  assert settings == {"rl_learning_rate=0.05,eta=0.1": (0.05, 0.1),
-                      "rl_learning_rate=0.05,eta=0.5": (0.05, 0.5),
-                      "rl_learning_rate=0.1,eta=0.1": (0.1, 0.1),
-                      "rl_learning_rate=0.1,eta=0.5": (0.1, 0.5)}
+                        m.config.anticipatory_param) for m in members}
+  assert settings == {"rl_learning_rate=0.05,anticipatory_param=0.1": (0.05, 0.1),
+                      "rl_learning_rate=0.05,anticipatory_param=0.5": (0.05, 0.5),
+                      "rl_learning_rate=0.1,anticipatory_param=0.1": (0.1, 0.1),
+                      "rl_learning_rate=0.1,anticipatory_param=0.5": (0.1, 0.5)}
 
 
 def test_without_a_sweep_a_member_is_its_seeds_run():
@@ -46,20 +46,23 @@ def test_without_a_sweep_a_member_is_its_seeds_run():
 
 
 def test_a_value_takes_the_settings_type():
-  _, field, values = sweep.sweep_axis(NFSPConfig.leduc(),
-                                      "sl_memory=1000,2000")
-  assert field == "sl_memory_capacity"  # the flag's name wins
+  name, values = sweep.sweep_axis(NFSPConfig.leduc(),
+                                  "reservoir_buffer_capacity=1000,2000")
+  assert name == "reservoir_buffer_capacity"
   assert values == [("1000", 1000), ("2000", 2000)]
-  _, _, values = sweep.sweep_axis(NFSPConfig.leduc(),
-                                  "hidden_layers=64x64,32")
+  _, values = sweep.sweep_axis(NFSPConfig.leduc(), "hidden_layers=64x64,32")
   assert [value for _, value in values] == [(64, 64), (32,)]
 
 
 @pytest.mark.parametrize("flag, error", [
-    ("eta=a", "sweep=eta=a: 'a' is not a number"),
-    ("eta=0.1,0.1", "sweep=eta=0.1,0.1: a value is given twice"),
-    ("eta=2", "sweep=eta=2: NFSPConfig.anticipatory=2.0: must be in "),
-    ("rl_memory=1.5", "sweep=rl_memory=1.5: '1.5' is not an integer")])
+    ("anticipatory_param=a", "sweep=anticipatory_param=a: 'a' is not a "
+     "number"),
+    ("anticipatory_param=0.1,0.1", "sweep=anticipatory_param=0.1,0.1: a value "
+     "is given twice"),
+    ("anticipatory_param=2", "sweep=anticipatory_param=2: "
+     "NFSPConfig.anticipatory_param=2.0: must be in "),
+    ("replay_buffer_capacity=1.5", "sweep=replay_buffer_capacity=1.5: '1.5' "
+     "is not an integer")])
 def test_bad_values_are_refused(flag, error):
   with pytest.raises(ValueError, match=f"^{error}"):
     sweep.population_members(NFSPConfig.leduc(), [0], [flag])
@@ -72,7 +75,7 @@ def test_a_bad_name_lists_the_names():
   message = str(error.value)
   assert message.startswith("sweep=learning_rat=0.1,0.2: give name=value1,"
                             "value2,... with a name of ")
-  assert {"eta", "anticipatory", "rl_learning_rate"} <= set(
+  assert {"anticipatory_param", "rl_learning_rate"} <= set(
       message.split(" of ")[1].split(", "))
 
 
@@ -85,10 +88,10 @@ def test_a_learner_without_the_setting_has_no_such_name():
 
 
 def test_a_setting_swept_twice_is_refused():
-  with pytest.raises(ValueError, match="^sweep=anticipatory=0.2: "
-                     "anticipatory is swept twice"):
+  with pytest.raises(ValueError, match="^sweep=anticipatory_param=0.2: "
+                     "anticipatory_param is swept twice"):
     sweep.population_members(NFSPConfig.leduc(), [0],
-                             ["eta=0.1", "anticipatory=0.2"])
+                             ["anticipatory_param=0.1", "anticipatory_param=0.2"])
 
 
 def test_members_must_share_shapes():
@@ -106,10 +109,11 @@ def test_close_seeds_get_a_note():
 
 
 def test_configure_reads_flag_names():
-  config = sweep.configure("leduc", {"eta": 0.2, "rl_memory": 1000,
+  config = sweep.configure("leduc", {"anticipatory_param": 0.2,
+                                     "replay_buffer_capacity": 1000,
                                      "hidden_layers": (32,),
-                                     "sl_memory_kind": None})
+                                     "reservoir_buffer_kind": None})
   assert config == NFSPConfig.leduc().replace(
-      anticipatory=0.2, rl_memory_capacity=1000, hidden_layers=(32,))
+      anticipatory_param=0.2, replay_buffer_capacity=1000, hidden_layers=(32,))
   with pytest.raises(ValueError, match="^preset=arm: "):
     sweep.configure("arm", {"epsilon_start": 0.1})

@@ -42,9 +42,9 @@ RUNS = {  # run name: NFSPConfig changes
     "hidden_32": {"hidden_layers": (32,)},
     "nfsp": {},
     "hidden_128": {"hidden_layers": (128,)},
-    "sliding_window": {"sl_memory": "sliding_window"},
-    "eta_0.5": {"anticipatory": 0.5},
-    "exponential_reservoir": {"sl_memory": "exponential_reservoir"},
+    "sliding_window": {"reservoir_buffer_kind": "sliding_window"},
+    "eta_0.5": {"anticipatory_param": 0.5},
+    "exponential_reservoir": {"reservoir_buffer_kind": "exponential_reservoir"},
     "dqn": "dqn",
 }
 PANELS = {

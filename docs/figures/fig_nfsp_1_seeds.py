@@ -57,9 +57,10 @@ SIZES = (8, 16, 32, 64, 128)
 RUNS = {  # run: the training binary's flags
     **{f"hidden_{size}": ["--hidden_layers", str(size)] for size in SIZES},
     "dqn": ["--preset", "dqn", "--eval_policies", "average,best_response"],
-    "eta_0.5": ["--eta", "0.5"],
-    "sliding_window": ["--sl_memory_kind", "sliding_window"],
-    "exponential_reservoir": ["--sl_memory_kind", "exponential_reservoir"],
+    "eta_0.5": ["--anticipatory_param", "0.5"],
+    "sliding_window": ["--reservoir_buffer_kind", "sliding_window"],
+    "exponential_reservoir": ["--reservoir_buffer_kind",
+                              "exponential_reservoir"],
 }
 PANELS = {
     "1a": {f"[{size}]": f"hidden_{size}" for size in SIZES},

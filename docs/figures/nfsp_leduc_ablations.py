@@ -33,7 +33,7 @@ RUNS = {  # run: (NFSPConfig changes, what it puts back)
                         "learn every 128 own steps (half the updates)"),
     "full_mse": ({"rl_learning_rate": 0.2},
                  "Q loss the full mean squared error (= stepsize 0.2)"),
-    "min_memory_128": ({"min_memory_to_learn": 128},
+    "min_memory_128": ({"min_buffer_size_to_learn": 128},
                        "learning from 128 records, not 1000"),
     "no_target_network": ({"target_refit_every": 0},
                           "no target network (public code)"),
@@ -42,7 +42,7 @@ RUNS = {  # run: (NFSPConfig changes, what it puts back)
                        "rewards in chips (thesis sec. 6.5)"),
     "previous_default": ({"epsilon_schedule": "inverse_sqrt",
                           "learn_every": 128, "rl_learning_rate": 0.2,
-                          "min_memory_to_learn": 128, "init": "glorot",
+                          "min_buffer_size_to_learn": 128, "init": "glorot",
                           "reward_scale": 1.0},
                          "all of the above but the target: the old preset"),
 }

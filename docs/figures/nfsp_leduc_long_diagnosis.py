@@ -39,7 +39,7 @@ import figure_runs
 import nfsp_spiel  # noqa: F401  (registers the games)
 from nfsp_spiel import evaluation
 from nfsp_spiel import nfsp
-from nfsp_spiel.nfsp import policy as nfsp_policy
+from nfsp_spiel.nfsp import agent_policies
 from nfsp_spiel.nfsp import selfplay
 from nfsp_spiel.nfsp import transitions
 
@@ -72,13 +72,13 @@ def report(game, directory, seed, top, loop=None, agents=None):
   or (`loop`, `agents`) where it stands now."""
   if loop is None:
     loop, agents = restore(game, directory, seed)
-  average = nfsp_policy.NFSPPolicy(game, agents).to_tabular()
-  greedy = nfsp_policy.NFSPPolicy(game, agents, "best_response").to_tabular()
+  average = agent_policies.NFSPPolicy(game, agents).to_tabular()
+  greedy = agent_policies.NFSPPolicy(game, agents, "best_response").to_tabular()
   lines = [f"{directory} (seed {seed}) at episode {loop.episodes:,}",
            "  epsilon: " + ", ".join(f"{a.epsilon:.4f}" for a in agents),
            "  exploitability {:.4f}; ".format(
                evaluation.exploitability(game, average)) + "; ".join(
-                   f"{k} {v:.4f}" for k, v in nfsp_policy.diagnostics(
+                   f"{k} {v:.4f}" for k, v in agent_policies.diagnostics(
                        game, agents, average, greedy).items())]
   scale = agents[0].config.reward_scale
   for player, agent in enumerate(agents):
@@ -170,8 +170,8 @@ def continue_run(game, directory, seed, episodes, every, hold_epsilon, top):
   lines = [f"{directory} (seed {seed}) trained on with {schedule}"]
   start = loop.episodes
   while True:
-    average = nfsp_policy.NFSPPolicy(game, agents).to_tabular()
-    diagnostics = nfsp_policy.diagnostics(game, agents, average)
+    average = agent_policies.NFSPPolicy(game, agents).to_tabular()
+    diagnostics = agent_policies.diagnostics(game, agents, average)
     lines.append(
         f"  episode {loop.episodes:>12,}  epsilon "
         + ", ".join(f"{a.epsilon:.4f}" for a in agents)

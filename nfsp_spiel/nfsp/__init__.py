@@ -11,8 +11,8 @@ The parts, by module:
   shipped learners; `average_policy`: Pi and M_SL;
 * `transitions`: moves into M_RL records (`PendingMoves`);
 * `fused_learning`: several agents' learning in one compiled call;
-* `checkpoint`: the checkpoint format; `policy`: `NFSPPolicy` and the
-  diagnostics;
+* `agent_checkpoints`: the agents' and runs' checkpoint format;
+  `agent_policies`: `NFSPPolicy` and the diagnostics;
 * drivers: `selfplay` (batched games), `distributed` (Ray actors),
   `rl_loop` (OpenSpiel's RL loop, one game at a time), `population` (K
   runs in one process; `sweep`: its members from seeds and sweeps);
@@ -32,16 +32,17 @@ _EXPORTS = {
     "NFSP": "agent", "MODE": "agent", "agents_for": "agent",
     "BatchedAgent": "batched_agent",
     "NFSPConfig": "config", "DQNConfig": "config", "ARMConfig": "config",
-    "POLICIES": "config", "SL_MEMORIES": "config",
+    "POLICIES": "config", "RESERVOIR_BUFFER_KINDS": "config",
     "EPSILON_SCHEDULES": "config", "BEST_RESPONSES": "config",
     "masked_softmax": "average_policy", "PendingMoves": "transitions",
     "FusedLearning": "fused_learning", "learn_together": "fused_learning",
     "Population": "population", "spaced_seeds": "population",
     "StackedLearning": "stacked_learning",
-    "save_agents": "checkpoint", "read_agents": "checkpoint",
-    "restore_agents": "checkpoint", "IGNORED_FIELDS": "checkpoint",
-    "NFSPPolicy": "policy", "sl_memory_policy": "policy",
-    "diagnostics": "policy",
+    "save_agents": "agent_checkpoints", "read_agents": "agent_checkpoints",
+    "restore_agents": "agent_checkpoints",
+    "IGNORED_FIELDS": "agent_checkpoints",
+    "NFSPPolicy": "agent_policies", "sl_memory_policy": "agent_policies",
+    "diagnostics": "agent_policies",
     "reads_observations": "nfsp_spiel.trees.game_tensors",
     "information_state_size": "nfsp_spiel.trees.game_tensors",
     "state_tensor": "nfsp_spiel.trees.game_tensors",

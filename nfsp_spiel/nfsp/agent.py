@@ -8,7 +8,7 @@ Alg. 8 (Online FSP agent) and Alg. 9 (NFSP with DQN).
 one game through the batched methods of `batched_agent.BatchedAgent` (which
 holds the learning parts and what the drivers use) on batches of one, with
 OpenSpiel's NFSP accessors (`mode`, `temp_mode_as`, `loss`, `step_counter`)
-and checkpoints (`save`, `restore`; the format is `checkpoint`'s).
+and checkpoints (`save`, `restore`; the format is `agent_checkpoints`').
 """
 
 import contextlib
@@ -20,7 +20,7 @@ from open_spiel.python import rl_agent
 
 from nfsp_spiel.core import checkpoints
 from nfsp_spiel.nfsp import batched_agent
-from nfsp_spiel.nfsp import checkpoint
+from nfsp_spiel.nfsp import agent_checkpoints
 from nfsp_spiel.nfsp import transitions
 from nfsp_spiel.nfsp.batched_agent import sample
 from nfsp_spiel.trees.game_tensors import information_state_size
@@ -111,7 +111,7 @@ class NFSP(batched_agent.BatchedAgent, rl_agent.AbstractAgent):
 
   def load_progress(self, steps, episodes, rng_states, unstored, episode):
     """Restores counters, random streams, waiting records and the episode in
-    progress (`nfsp_spiel.nfsp.checkpoint`; after the networks)."""
+    progress (`nfsp_spiel.nfsp.agent_checkpoints`; after the networks)."""
     super().load_progress(steps, episodes, rng_states[0], unstored)
     self.evaluation_rng.bit_generator.state = rng_states[1]
     self._best_response, pending = episode
@@ -153,7 +153,7 @@ class NFSP(batched_agent.BatchedAgent, rl_agent.AbstractAgent):
     count; `steps` counts those that act)."""
     return self._steps + self._episodes
 
-  # ---- checkpoints (`nfsp_spiel.nfsp.checkpoint` holds the format) ----
+  # ---- checkpoints (the format is `nfsp_spiel.nfsp.agent_checkpoints`') ----
 
   def save(self, path):
     """Writes everything a resumed run needs (networks, optimiser state,
@@ -167,19 +167,19 @@ class NFSP(batched_agent.BatchedAgent, rl_agent.AbstractAgent):
     sizes and configuration, in place (OpenSpiel's agents' convention); a
     mismatch raises before anything changes."""
     self.load_checkpoint_arrays(
-        checkpoint.read(path, self.checkpoint_header()), path)
+        agent_checkpoints.read(path, self.checkpoint_header()), path)
 
   def checkpoint_header(self, algorithm="NFSP agent", game=None, **settings):
-    return checkpoint.header(self, algorithm, game, **settings)
+    return agent_checkpoints.header(self, algorithm, game, **settings)
 
   def checkpoint_arrays(self):
-    return checkpoint.agent_arrays(self)
+    return agent_checkpoints.agent_arrays(self)
 
   def check_checkpoint_arrays(self, data, path):
-    checkpoint.check_agent_arrays(self, data, path)
+    agent_checkpoints.check_agent_arrays(self, data, path)
 
   def load_checkpoint_arrays(self, data, path):
-    checkpoint.load_agent_arrays(self, data, path)
+    agent_checkpoints.load_agent_arrays(self, data, path)
 
 
 def agents_for(game, config=None, seed=0):

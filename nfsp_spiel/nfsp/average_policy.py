@@ -41,17 +41,18 @@ def masked_softmax(logits, legal):
 
 
 def _sl_memory(config, shapes, rng):
-  if config.sl_memory == "reservoir":
-    return replay_memory.Reservoir(config.sl_memory_capacity, shapes, rng)
-  if config.sl_memory == "exponential_reservoir":
+  capacity = config.reservoir_buffer_capacity
+  if config.reservoir_buffer_kind == "reservoir":
+    return replay_memory.Reservoir(capacity, shapes, rng)
+  if config.reservoir_buffer_kind == "exponential_reservoir":
     return replay_memory.ExponentialReservoir(
-        config.sl_memory_capacity, shapes, rng, config.sl_min_probability)
-  return replay_memory.CircularBuffer(config.sl_memory_capacity, shapes, rng)
+        capacity, shapes, rng, config.reservoir_buffer_min_probability)
+  return replay_memory.CircularBuffer(capacity, shapes, rng)
 
 
 class AveragePolicy:
   """Pi and M_SL of one agent (`NFSPConfig`'s sl_* fields, batch_size,
-  updates_per_learn, min_memory_to_learn, memory_dtype)."""
+  updates_per_learn, min_buffer_size_to_learn, memory_dtype)."""
 
   def __init__(self, state_size, num_actions, config, rng):
     self.config = config
@@ -95,7 +96,7 @@ class AveragePolicy:
   # ---- learning (`learner.LearningPart`) ----
 
   def learning_batches(self, calls):
-    if len(self.memory) < self.config.min_memory_to_learn:
+    if len(self.memory) < self.config.min_buffer_size_to_learn:
       return []
     shape = (calls * self.config.updates_per_learn, self.config.batch_size)
     return [self.records(self.memory.sample(shape)["record"])]

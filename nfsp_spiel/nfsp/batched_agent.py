@@ -27,8 +27,8 @@ The batched methods (`begin_episodes`, `act`, `observe_transitions`,
 `record_steps`) are what `step` itself runs on batches of one;
 `nfsp_spiel.nfsp.selfplay` runs them on many games at once. `BatchedAgent`
 is that core; `nfsp_spiel.nfsp.agent.NFSP` adds OpenSpiel's single-game
-interface. Checkpoints: `nfsp_spiel.nfsp.checkpoint`; OpenSpiel policies:
-`nfsp_spiel.nfsp.policy`.
+interface. Checkpoints: `nfsp_spiel.nfsp.agent_checkpoints`; OpenSpiel
+policies: `nfsp_spiel.nfsp.agent_policies`.
 """
 
 import contextlib
@@ -174,7 +174,7 @@ class BatchedAgent:
 
   def begin_episodes(self, count):
     """Per new episode: True where the agent follows its best response."""
-    return self.rng.random(count) < self.config.anticipatory
+    return self.rng.random(count) < self.config.anticipatory_param
 
   def probabilities(self, states, legal, policy):
     """Action distributions of `policy` ("average", "best_response": the
@@ -342,7 +342,7 @@ class BatchedAgent:
 
   def load_progress(self, steps, episodes, rng_state, unstored):
     """Restores counters, the random stream and waiting records
-    (`nfsp_spiel.nfsp.checkpoint`; after the networks)."""
+    (`nfsp_spiel.nfsp.agent_checkpoints`; after the networks)."""
     self._steps, self._episodes = steps, episodes
     self.rng.bit_generator.state = rng_state
     self._waiting.load(*unstored)

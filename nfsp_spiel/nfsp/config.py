@@ -5,9 +5,10 @@ baseline), 4.3 (Limit Hold'em), read through Heinrich's own Leduc code
 (`Johannes-H/nfsp-leduc`) where the paper is vague.
 
 `NFSPConfig` holds what every NFSP agent has (the average network, M_SL,
-the learning schedule, eta) and, in `best_response`, the configuration of
-its best-response learner: `DQNConfig` (the NFSP paper's) or `ARMConfig`
-(NFSP-ARM's), each with only the fields its learner reads. A learner
+the learning schedule, the anticipatory parameter eta) and, in
+`best_response`, the configuration of its best-response learner:
+`DQNConfig` (the NFSP paper's) or `ARMConfig` (NFSP-ARM's), each with only
+the fields its learner reads. A learner
 configuration builds its learner (`build`), which is how a new learner
 plugs in without touching the agent (`nfsp_spiel.nfsp.learner`).
 
@@ -16,12 +17,25 @@ can define and parse its flags before paying for TensorFlow's import (which
 is also why `DQNConfig` and `ARMConfig` sit here and not beside their
 learners).
 
-Checkpoints and older scripts name fields in the flat form the package used
-before the learner configurations were split off (`rl_learning_rate`,
-`epsilon_start`, `arm_learning_rate`, ...): `NFSPConfig(...)`,
-`NFSPConfig.replace`, `dataclasses.replace` and the presets accept those
-names too (they set the learner's field), and `header_fields` /
-`upgrade_header` turn both forms into one (`LEGACY_FIELDS`).
+Names: a setting OpenSpiel's NFSP (`open_spiel/python/pytorch/nfsp.py`,
+`jax/nfsp.py`) or its DQN has takes OpenSpiel's name (`anticipatory_param`,
+`reservoir_buffer_capacity`, `replay_buffer_capacity`,
+`min_buffer_size_to_learn`, `rl_learning_rate`, `epsilon_decay_duration`,
+...), in the configuration, the flags of examples/nfsp.py, its sweeps and the
+checkpoint headers alike. The learner's settings have a flat name too, as
+OpenSpiel's NFSP passes its DQN's arguments (`LEARNER_FIELDS`:
+`rl_learning_rate` is DQN's `learning_rate`, `replay_buffer_capacity`,
+`epsilon_start`, ... are DQN's own, NFSP-ARM's are `arm_<field>`):
+`NFSPConfig(...)`, `NFSPConfig.replace`, `dataclasses.replace`, the presets
+and the flags take them. The names that differ from OpenSpiel's on purpose
+say why where they are defined (`hidden_layers`, `target_refit_every`,
+`epsilon_schedule`).
+
+Checkpoints and older scripts may carry the names of earlier versions
+(`anticipatory`, `sl_memory_capacity`, `rl_memory_capacity`, ...) or the
+learner's settings flat: the constructor and `replace` accept them
+(`RENAMED_FIELDS`, old name -> name), and `upgrade_header` turns an old
+header into `header_fields`' form.
 """
 
 import dataclasses
@@ -30,7 +44,8 @@ import json
 
 from nfsp_spiel.core import hardware
 
-SL_MEMORIES = ("reservoir", "exponential_reservoir", "sliding_window")
+RESERVOIR_BUFFER_KINDS = ("reservoir", "exponential_reservoir",
+                          "sliding_window")
 EPSILON_SCHEDULES = ("polynomial", "inverse_sqrt", "linear", "exponential")
 INITIALISATIONS = ("torch", "glorot")  # nfsp_spiel.nfsp.networks' weights
 POLICIES = ("average", "best_response", "greedy_average")
@@ -69,42 +84,47 @@ class DQNConfig:
   """DQN's hyperparameters (NFSP paper sec. 3 and 4.1; thesis eq. 6.1-6.2).
 
   DQN also reads the agent's shared `hidden_layers`, `init`, `batch_size`,
-  `updates_per_learn`, `min_memory_to_learn` and `memory_dtype`
+  `updates_per_learn`, `min_buffer_size_to_learn` and `memory_dtype`
   (`NFSPConfig`), as the paper trains both networks alike.
 
   Attributes:
     learning_rate: plain SGD on half the mean squared TD error of eq. 6.1
       (0.1, sec. 4.1; the half is qlearner.lua's gradient (Q - target) /
       batch: stepsize 0.2 on the full mean is the same update).
-    memory_capacity: M_RL, a circular buffer (200k, sec. 4.1).
+    replay_buffer_capacity: M_RL, a circular buffer (200k, sec. 4.1).
     target_refit_every: DQN updates between target-network refits (300,
       sec. 4.1); 0 bootstraps from the Q-network itself, as the public Leduc
-      code does (`q_target_net_refresh = 0`).
+      code does (`q_target_net_refresh = 0`). Not OpenSpiel's
+      `update_target_network_every`, which counts the agent's steps: the
+      paper counts updates, and one name with two units would take a step
+      count for an update count (`openspiel_nfsp` converts).
     epsilon_start: exploration of epsilon-greedy(Q) at the start (0.06,
       sec. 4.1).
     epsilon_schedule: how epsilon decays with the iteration k = steps /
-      learn_every. "polynomial": epsilon_start / (1 + epsilon_decay *
+      learn_every (not OpenSpiel's `epsilon_decay_schedule_str`: it takes
+      schedules OpenSpiel lacks, and names OpenSpiel's "exp"
+      "exponential"). "polynomial": epsilon_start / (1 + epsilon_decay *
       sqrt(k)), the public code's (`util.polynomialDecay` with exponent 0.5,
       `explo_const = 1e-2`): still 0.02 after a million Leduc episodes.
       "inverse_sqrt": epsilon_start / sqrt(1 + k), the paper's words read
       literally (0.0005 by then; this package's earlier default). "linear"
       and "exponential" are OpenSpiel's DQN schedules (for scripts written
       for its NFSP, `nfsp_spiel.nfsp.openspiel_nfsp`): from epsilon_start to
-      epsilon_end over epsilon_decay_steps of the agent's steps, linearly, or
+      epsilon_end over epsilon_decay_duration of the agent's steps, linearly, or
       as end + (start - end) exp(-min(t, steps) / steps).
     epsilon_decay: the polynomial schedule's constant (0.01, leduc_fsp3.lua).
-    epsilon_end, epsilon_decay_steps: the linear and exponential schedules'
-      end and length (OpenSpiel's `epsilon_end`, `epsilon_decay_duration`).
+    epsilon_end, epsilon_decay_duration: the linear and exponential
+      schedules' end and length (OpenSpiel's names).
   """
   kind = "dqn"
   learning_rate: float = 0.1
-  memory_capacity: int = 200_000
+  replay_buffer_capacity: int = 200_000
   target_refit_every: int = 300
   epsilon_start: float = 0.06
   epsilon_schedule: str = "polynomial"
   epsilon_decay: float = 0.01
   epsilon_end: float = 0.0
-  epsilon_decay_steps: int = 1_000_000
+  epsilon_decay_duration: int = 1_000_000
 
   def __post_init__(self):
     _check("DQNConfig", self, [
@@ -117,8 +137,8 @@ class DQNConfig:
         ("epsilon_decay", self.epsilon_decay >= 0, "non-negative"),
         ("epsilon_end", 0 <= self.epsilon_end <= self.epsilon_start,
          "in [0, epsilon_start]"),
-        *_positive_integers(self, ("memory_capacity",
-                                   "epsilon_decay_steps"))])
+        *_positive_integers(self, ("replay_buffer_capacity",
+                                   "epsilon_decay_duration"))])
 
   def shapes(self):
     """What must be equal for learners to be stacked in a population
@@ -177,17 +197,45 @@ class ARMConfig:
 
 LEARNER_CONFIGS = {"dqn": DQNConfig, "arm": ARMConfig}
 
-# The flat names of the learners' fields, as checkpoints written before the
-# split and older scripts give them: flat name -> (learner kind, field).
-LEGACY_FIELDS = {
-    "rl_learning_rate": ("dqn", "learning_rate"),
-    "rl_memory_capacity": ("dqn", "memory_capacity"),
-    "target_refit_every": ("dqn", "target_refit_every"),
-    **{f"epsilon_{name}": ("dqn", f"epsilon_{name}") for name in
-       ("start", "schedule", "decay", "end", "decay_steps")},
+# The learners' settings by their flat names, as OpenSpiel's NFSP takes its
+# DQN's (and as checkpoints written before the learners' configurations were
+# split off store them): flat name -> (learner kind, field).
+LEARNER_FIELDS = {
+    **{("rl_learning_rate" if field.name == "learning_rate" else field.name):
+       ("dqn", field.name) for field in dataclasses.fields(DQNConfig)},
     **{f"arm_{field.name}": ("arm", field.name)
        for field in dataclasses.fields(ARMConfig)},
 }
+
+# Names of earlier versions, as old checkpoints' headers and old scripts
+# carry them: old name -> name (a flat learner setting's, or a header's
+# `best_response.<field>`).
+_RENAMED_DQN_FIELDS = {"memory_capacity": "replay_buffer_capacity",
+                       "epsilon_decay_steps": "epsilon_decay_duration"}
+RENAMED_FIELDS = {
+    "anticipatory": "anticipatory_param",
+    "sl_memory_capacity": "reservoir_buffer_capacity",
+    "sl_memory": "reservoir_buffer_kind",
+    "sl_min_probability": "reservoir_buffer_min_probability",
+    "min_memory_to_learn": "min_buffer_size_to_learn",
+    "rl_memory_capacity": "replay_buffer_capacity",
+    "epsilon_decay_steps": "epsilon_decay_duration",
+    **{f"best_response.{old}": f"best_response.{new}"
+       for old, new in _RENAMED_DQN_FIELDS.items()},
+}
+
+
+def renamed(fields):
+  """`fields` ({name: value}) with the names of earlier versions replaced
+  by theirs (`RENAMED_FIELDS`); an old name given beside its new one
+  raises."""
+  both = sorted(old for old, new in RENAMED_FIELDS.items()
+                if old in fields and new in fields)
+  if both:
+    raise ValueError(f"NFSPConfig.{both[0]}={fields[both[0]]!r}: an earlier "
+                     f"name of {RENAMED_FIELDS[both[0]]}, which is given too")
+  return {RENAMED_FIELDS.get(name, name): value
+          for name, value in fields.items()}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -210,13 +258,15 @@ class NFSPConfig:
       with a `kind` and a `build` method (`nfsp_spiel.nfsp.learner`). The
       names "dqn" and "arm" stand for those learners with their defaults.
     hidden_layers: ReLU layer sizes of both networks (sec. 4.1: [64]; fig. 1a
-      sweeps sizes).
-    sl_memory_capacity: M_SL (2m, sec. 4.1).
-    sl_memory: "reservoir" (Vitter; sec. 4.1), "exponential_reservoir"
-      (Osborne et al.; sec. 4.3, fig. 1b) or "sliding_window" (fig. 1b's
-      ablation: a circular buffer).
-    sl_min_probability: the exponential reservoir's minimum replacement
-      probability (0.25, sec. 4.3).
+      sweeps sizes). OpenSpiel's `hidden_layers_sizes` (`openspiel_nfsp`
+      maps it): both learners and `networks` read this one tuple by this
+      name, which no other setting shares.
+    reservoir_buffer_capacity: M_SL (2m, sec. 4.1), OpenSpiel's name for it.
+    reservoir_buffer_kind: what M_SL is: "reservoir" (Vitter; sec. 4.1),
+      "exponential_reservoir" (Osborne et al.; sec. 4.3, fig. 1b) or
+      "sliding_window" (fig. 1b's ablation: a circular buffer in its place).
+    reservoir_buffer_min_probability: the exponential reservoir's minimum
+      replacement probability (0.25, sec. 4.3).
     sl_learning_rate: plain SGD on the mean cross-entropy of eq. 6.3 (0.005,
       sec. 4.1; avglearner.lua).
     batch_size: minibatch of each update (128, sec. 4.1).
@@ -224,11 +274,13 @@ class NFSPConfig:
       paper's 128 steps in the game, both players' together, fsp3.lua).
     updates_per_learn: SGD updates per network per learning call (2,
       sec. 4.1).
-    anticipatory: eta, the probability of following the learner's policy
-      (epsilon-greedy(Q) under DQN) in an episode (0.1, sec. 4.1; 1.0 is the
-      DQN baseline).
-    min_memory_to_learn: records a memory needs before its network trains
-      (1000, leduc_fsp3.lua's `minReplayData`; the paper is silent).
+    anticipatory_param: eta, the probability of following the learner's
+      policy (epsilon-greedy(Q) under DQN) in an episode (0.1, sec. 4.1; 1.0
+      is the DQN baseline).
+    min_buffer_size_to_learn: records a memory needs before its network
+      trains (1000, leduc_fsp3.lua's `minReplayData`; the paper is silent).
+      OpenSpiel's NFSP also waits for `batch_size` records; here a memory
+      of fewer records than a batch samples with repeats.
     init: starting weights, "torch" (uniform +-1/sqrt(fan_in), biases too:
       Torch7's `nn.Linear`, which the public code uses) or "glorot"
       (Glorot-uniform weights, zero biases).
@@ -256,15 +308,15 @@ class NFSPConfig:
   """
   best_response: object = DQNConfig()
   hidden_layers: tuple = (64,)
-  sl_memory_capacity: int = 2_000_000
-  sl_memory: str = "reservoir"
-  sl_min_probability: float = 0.25
+  reservoir_buffer_capacity: int = 2_000_000
+  reservoir_buffer_kind: str = "reservoir"
+  reservoir_buffer_min_probability: float = 0.25
   sl_learning_rate: float = 0.005
   batch_size: int = 128
   learn_every: int = 64
   updates_per_learn: int = 2
-  anticipatory: float = 0.1
-  min_memory_to_learn: int = 1000
+  anticipatory_param: float = 0.1
+  min_buffer_size_to_learn: int = 1000
   init: str = "torch"
   reward_scale: float = 0.0385
   memory_dtype: str = "float32"
@@ -290,9 +342,13 @@ class NFSPConfig:
     _check("NFSPConfig", self, [
         ("hidden_layers", all(h > 0 for h in self.hidden_layers),
          "positive layer sizes"),
-        ("sl_memory", self.sl_memory in SL_MEMORIES, f"one of {SL_MEMORIES}"),
-        ("sl_min_probability", 0 < self.sl_min_probability <= 1, "in (0, 1]"),
-        ("anticipatory", 0 <= self.anticipatory <= 1, "in [0, 1]"),
+        ("reservoir_buffer_kind",
+         self.reservoir_buffer_kind in RESERVOIR_BUFFER_KINDS,
+         f"one of {RESERVOIR_BUFFER_KINDS}"),
+        ("reservoir_buffer_min_probability",
+         0 < self.reservoir_buffer_min_probability <= 1, "in (0, 1]"),
+        ("anticipatory_param", 0 <= self.anticipatory_param <= 1,
+         "in [0, 1]"),
         ("init", self.init in INITIALISATIONS,
          f"one of {INITIALISATIONS}"),
         ("reward_scale", self.reward_scale > 0, "positive"),
@@ -302,15 +358,17 @@ class NFSPConfig:
         ("evaluation_policy", self.evaluation_policy in POLICIES,
          f"one of {POLICIES}"),
         ("precision", self.precision in PRECISIONS, f"one of {PRECISIONS}"),
-        *_positive_integers(self, ("sl_memory_capacity", "batch_size",
+        *_positive_integers(self, ("reservoir_buffer_capacity", "batch_size",
                                    "learn_every", "updates_per_learn",
-                                   "min_memory_to_learn"))])
+                                   "min_buffer_size_to_learn"))])
 
   def replace(self, **changes):
     """A copy with `changes`: this class's fields, or the learner's in their
-    flat names (`LEGACY_FIELDS`: `rl_learning_rate=0.05`,
+    flat names (`LEARNER_FIELDS`: `rl_learning_rate=0.05`,
     `epsilon_start=0.1`, `arm_updates=10`, ...) when the learner is of
-    that kind; `best_response` may be a kind's name ("arm")."""
+    that kind, by their names or earlier ones (`RENAMED_FIELDS`);
+    `best_response` may be a kind's name ("arm")."""
+    changes = renamed(changes)
     learner = changes.pop("best_response", self.best_response)
     if isinstance(learner, str):
       if learner not in LEARNER_CONFIGS:
@@ -319,8 +377,8 @@ class NFSPConfig:
       learner = (self.best_response if self.best_response.kind == learner
                  else LEARNER_CONFIGS[learner]())
     learner_changes = {}
-    for name in [name for name in changes if name in LEGACY_FIELDS]:
-      kind, field = LEGACY_FIELDS[name]
+    for name in [name for name in changes if name in LEARNER_FIELDS]:
+      kind, field = LEARNER_FIELDS[name]
       if kind != learner.kind:
         raise ValueError(f"NFSPConfig.{name}={changes[name]!r}: a setting of "
                          f"the {kind!r} learner, this configuration's is "
@@ -329,6 +387,12 @@ class NFSPConfig:
     if learner_changes:
       learner = dataclasses.replace(learner, **learner_changes)
     return dataclasses.replace(self, best_response=learner, **changes)
+
+  @classmethod
+  def _preset(cls, settings, changes):
+    """The default configuration with a preset's `settings`, and `changes`
+    over them (in any name `replace` takes)."""
+    return cls().replace(**{**settings, **renamed(changes)})
 
   @classmethod
   def leduc(cls, **changes):
@@ -357,12 +421,13 @@ class NFSPConfig:
     if "precision" not in changes:
       changes["precision"] = ("bfloat16" if hardware.bfloat16_units(
           changes.get("device")) else "float32")
-    return cls().replace(**{**dict(
-        hidden_layers=(1024, 512, 1024, 512), rl_memory_capacity=600_000,
-        sl_memory_capacity=30_000_000, sl_memory="exponential_reservoir",
+    return cls._preset(dict(
+        hidden_layers=(1024, 512, 1024, 512), replay_buffer_capacity=600_000,
+        reservoir_buffer_capacity=30_000_000,
+        reservoir_buffer_kind="exponential_reservoir",
         sl_learning_rate=0.01, batch_size=256, learn_every=128,
         target_refit_every=1000, epsilon_start=0.08,
-        reward_scale=1 / 480, memory_dtype="bits"), **changes})
+        reward_scale=1 / 480, memory_dtype="bits"), changes)
 
   @classmethod
   def dqn(cls, **changes):
@@ -370,8 +435,8 @@ class NFSPConfig:
     observes), the best calibration the paper found: learning rate 0.1,
     exploration from 0.12, a 2m sliding-window M_RL; everything else as the
     Leduc preset."""
-    return cls().replace(**{**dict(anticipatory=1.0, epsilon_start=0.12,
-                         rl_memory_capacity=2_000_000), **changes})
+    return cls._preset(dict(anticipatory_param=1.0, epsilon_start=0.12,
+                            replay_buffer_capacity=2_000_000), changes)
 
   @classmethod
   def nfsp_arm(cls, game="leduc_poker", **changes):
@@ -385,7 +450,7 @@ class NFSPConfig:
     the values are those of the authors' scripts (GitHub
     zhangli140/CCNT_HCIS, folder RMFSP/ at commit a052663, since deleted):
 
-    * eta 0.5 (`anticipatory`): `main_leduc.py` line 41 and
+    * eta 0.5 (`anticipatory_param`): `main_leduc.py` line 41 and
       `main_liars_dice.py` line 40, each with the comment "0.1 origin"
       (the NFSP paper's 0.1);
     * hidden layers [128, 128, 64] on Leduc (`main_leduc.py` lines 34-36)
@@ -408,10 +473,10 @@ class NFSPConfig:
     if game not in NFSP_ARM_HIDDEN_LAYERS:
       raise ValueError(f"NFSPConfig.nfsp_arm game={game!r}: must be one of "
                        f"{tuple(NFSP_ARM_HIDDEN_LAYERS)}")
-    return cls().replace(**{**dict(best_response="arm", reward_scale=1.0,
-                         anticipatory=0.5,
-                         hidden_layers=NFSP_ARM_HIDDEN_LAYERS[game]),
-                  **changes})
+    return cls._preset(dict(best_response="arm", reward_scale=1.0,
+                            anticipatory_param=0.5,
+                            hidden_layers=NFSP_ARM_HIDDEN_LAYERS[game]),
+                       changes)
 
   @classmethod
   def arm(cls, game="leduc_poker", **changes):
@@ -419,9 +484,9 @@ class NFSPConfig:
     ARM's own policy (eta = 1), which is what is evaluated; the average
     network only watches, as in the DQN baseline. Otherwise the NFSP-ARM
     preset's values for `game` (its network sizes)."""
-    return cls.nfsp_arm(game, **{**dict(anticipatory=1.0,
+    return cls.nfsp_arm(game, **{**dict(anticipatory_param=1.0,
                                         evaluation_policy="best_response"),
-                                 **changes})
+                                 **renamed(changes)})
 
   @classmethod
   def nfsp_arm_baseline(cls, **changes):
@@ -444,13 +509,14 @@ class NFSPConfig:
     * OpenSpiel's TF1 DQN defaults: the target network copied every 1000
       steps (every 1000 // 64 = 15 Q updates), undiscounted returns;
     * rewards in chips (OpenSpiel scales none)."""
-    return cls().replace(**{**dict(
-        hidden_layers=(64,), rl_memory_capacity=200_000,
-        sl_memory_capacity=2_000_000, anticipatory=0.5, batch_size=128,
-        rl_learning_rate=0.02, sl_learning_rate=0.01, min_memory_to_learn=1000,
-        learn_every=64, updates_per_learn=1, target_refit_every=1000 // 64,
-        epsilon_start=0.06, epsilon_end=1e-5, epsilon_decay_steps=15_000_000,
-        epsilon_schedule="linear", reward_scale=1.0), **changes})
+    return cls._preset(dict(
+        hidden_layers=(64,), replay_buffer_capacity=200_000,
+        reservoir_buffer_capacity=2_000_000, anticipatory_param=0.5,
+        batch_size=128, rl_learning_rate=0.02, sl_learning_rate=0.01,
+        min_buffer_size_to_learn=1000, learn_every=64, updates_per_learn=1,
+        target_refit_every=1000 // 64, epsilon_start=0.06, epsilon_end=1e-5,
+        epsilon_decay_duration=15_000_000,
+        epsilon_schedule="linear", reward_scale=1.0), changes)
 
 
   def header_fields(self):
@@ -470,9 +536,8 @@ class NFSPConfig:
 
   @classmethod
   def from_header(cls, fields):
-    """The configuration of a checkpoint header's config dict, in either
-    form (`header_fields`' or the flat one of checkpoints written before
-    the learners' configurations were split off); keys of neither (a
+    """The configuration of a checkpoint header's config dict, of this
+    version or an earlier one (`upgrade_header`); keys of neither (a
     driver's settings) are ignored, fields a header lacks take their
     defaults."""
     fields = upgrade_header(fields)
@@ -491,17 +556,19 @@ class NFSPConfig:
 
 
 def upgrade_header(fields):
-  """A checkpoint header's config dict in `header_fields`' form: a flat one
-  written before the learners' configurations were split off has its
-  learner's fields renamed (`LEGACY_FIELDS`) and the other learners'
+  """A checkpoint header's config dict in `header_fields`' form: earlier
+  versions' names become this one's (`RENAMED_FIELDS`), and a flat header,
+  written before the learners' configurations were split off, has its
+  learner's fields nested (`LEARNER_FIELDS`) and the other learners'
   dropped (which it carried with their defaults); other keys stay."""
-  if not any(name in fields for name in LEGACY_FIELDS):
-    return dict(fields)
+  fields = renamed(fields)
+  if not any(name in fields for name in LEARNER_FIELDS):
+    return fields
   kind = fields.get("best_response", "dqn")
   upgraded = {}
   for name, value in fields.items():
-    if name in LEGACY_FIELDS:
-      learner, field = LEGACY_FIELDS[name]
+    if name in LEARNER_FIELDS:
+      learner, field = LEARNER_FIELDS[name]
       if learner == kind:
         upgraded[f"best_response.{field}"] = value
     else:
@@ -509,27 +576,28 @@ def upgrade_header(fields):
   return upgraded
 
 
-def _accept_legacy_fields(cls):
-  """Lets `cls`'s constructor (and so `dataclasses.replace`) take the
-  learner's flat names too (`LEGACY_FIELDS`), as scripts written before the
-  learners' configurations were split off give them: they go to the learner
-  through `replace`."""
+def _accept_flat_and_old_names(cls):
+  """Lets `cls`'s constructor (and so `dataclasses.replace`) take earlier
+  versions' names (`RENAMED_FIELDS`) and the learner's flat names
+  (`LEARNER_FIELDS`), as the presets, the flags and older scripts give
+  them: the flat ones go to the learner through `replace`."""
   dataclass_init = cls.__init__
 
   def __init__(self, *args, **changes):
-    legacy = {name: changes.pop(name) for name in list(changes)
-              if name in LEGACY_FIELDS}
+    changes = renamed(changes)
+    flat = {name: changes.pop(name) for name in list(changes)
+            if name in LEARNER_FIELDS}
     dataclass_init(self, *args, **changes)
-    if legacy:
+    if flat:
       object.__setattr__(self, "best_response",
-                         self.replace(**legacy).best_response)
+                         self.replace(**flat).best_response)
 
   __init__.__doc__ = dataclass_init.__doc__
   cls.__init__ = __init__
   return cls
 
 
-_accept_legacy_fields(NFSPConfig)
+_accept_flat_and_old_names(NFSPConfig)
 
 
 def complete_header(fields):

@@ -52,9 +52,9 @@ import pyspiel
 
 from nfsp_spiel.core import checks
 from nfsp_spiel.nfsp import agent as agent_lib
-from nfsp_spiel.nfsp import checkpoint
+from nfsp_spiel.nfsp import agent_checkpoints
 from nfsp_spiel.nfsp import fused_learning
-from nfsp_spiel.nfsp import policy
+from nfsp_spiel.nfsp import agent_policies
 from nfsp_spiel.nfsp import selfplay
 
 INSTALL_HINT = ("nfsp_spiel.nfsp.distributed needs Ray: pip install "
@@ -184,9 +184,9 @@ class Learner:
             "episodes": self.episodes, "busy_seconds": self.busy_seconds}
 
   def diagnostics(self):
-    """`policy.diagnostics` (it reads M_SL, which only the learner
+    """`agent_policies.diagnostics` (it reads M_SL, which only the learner
     holds)."""
-    return policy.diagnostics(self.game, self.agents)
+    return agent_policies.diagnostics(self.game, self.agents)
 
   def checkpoint_arrays(self):
     return self.episodes, [agent.checkpoint_arrays() for agent in self.agents]
@@ -386,7 +386,7 @@ class DistributedSelfPlay:
                            f"the driver counted {self.episodes}")
 
   def diagnostics(self):
-    """`policy.diagnostics` of the learner's agents (M_SL is the
+    """`agent_policies.diagnostics` of the learner's agents (M_SL is the
     learner's)."""
     return import_ray().get(self.learner.diagnostics.remote())
 
@@ -400,9 +400,9 @@ class DistributedSelfPlay:
     driver, atomically, with a run's `progress`; returns the path."""
     ray = import_ray()
     episodes, parts = ray.get(self.learner.checkpoint_arrays.remote())
-    return checkpoint.save_agents(path, self.game, self.agents, progress,
-                                  self.driver_settings(), arrays_by_agent=parts,
-                                  episodes=np.array(episodes))
+    return agent_checkpoints.save_agents(
+        path, self.game, self.agents, progress, self.driver_settings(),
+        arrays_by_agent=parts, episodes=np.array(episodes))
 
   @classmethod
   def restore(cls, game, path, config=None, seed=0, distributed=None):
@@ -419,8 +419,8 @@ class DistributedSelfPlay:
 
   def _load(self, path):
     ray = import_ray()
-    parts, extra = checkpoint.read_agents(path, self.game, self.agents,
-                                          self.driver_settings())
+    parts, extra = agent_checkpoints.read_agents(
+        path, self.game, self.agents, self.driver_settings())
     episodes = int(extra["episodes"])
     ray.get(self.learner.load_checkpoint.remote(parts, episodes, str(path)))
     self.episodes = episodes

@@ -40,8 +40,8 @@ def epsilon(settings, learn_every, steps):
   `settings` (a `DQNConfig`), at iteration steps / learn_every."""
   iteration = steps / learn_every
   start, end = settings.epsilon_start, settings.epsilon_end
-  progress = min(steps, settings.epsilon_decay_steps) / (
-      settings.epsilon_decay_steps)
+  progress = min(steps, settings.epsilon_decay_duration) / (
+      settings.epsilon_decay_duration)
   if settings.epsilon_schedule == "polynomial":
     return start / (1.0 + settings.epsilon_decay * np.sqrt(iteration))
   if settings.epsilon_schedule == "linear":
@@ -80,7 +80,7 @@ class DQN:
         ("state", "next_state", "next_legal", "done")]))
                     if config.memory_dtype == "bits" else None)
     self.memory = replay_memory.CircularBuffer(
-        settings.memory_capacity,
+        settings.replay_buffer_capacity,
         {"record": ((self._packed.packed_width,), np.uint8) if self._packed
          else ((self.record_size,), np.float32)}, rng)
 
@@ -95,8 +95,8 @@ class DQN:
 
   def learning_batches(self, calls):
     """M_RL samples for `calls` learning calls: one [updates, batch, record]
-    array, or none while M_RL is short of `min_memory_to_learn`."""
-    if len(self.memory) < self.config.min_memory_to_learn:
+    array, or none while M_RL is short of `min_buffer_size_to_learn`."""
+    if len(self.memory) < self.config.min_buffer_size_to_learn:
       return []
     shape = (calls * self.config.updates_per_learn, self.config.batch_size)
     records = self.memory.sample(shape)["record"]

@@ -34,7 +34,7 @@ from nfsp_spiel import evaluation
 from nfsp_spiel.evaluation import baselines
 from nfsp_spiel.evaluation import batched_matches
 from nfsp_spiel.games import poker
-from nfsp_spiel.nfsp.policy import NFSPPolicy
+from nfsp_spiel.nfsp.agent_policies import NFSPPolicy
 
 ROUNDS = ("preflop", "flop", "turn", "river")
 ACTIONS = {poker.FOLD: "fold", poker.CALL: "call", poker.RAISE: "raise"}

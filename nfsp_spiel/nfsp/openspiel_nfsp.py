@@ -18,7 +18,8 @@ experiment), and returns an `nfsp_spiel.nfsp.NFSP` whose `NFSPConfig`
   makes the same SGD step (OpenSpiel's JAX DQN halves it too: a JAX script
   gets twice its RL step unless it halves `rl_learning_rate`);
 * OpenSpiel learns from a memory once it holds both `batch_size` and
-  `min_buffer_size_to_learn` records: the larger is `min_memory_to_learn`;
+  `min_buffer_size_to_learn` records: the agent's `min_buffer_size_to_learn`
+  is the larger;
 * the target network is copied whole every `update_target_network_every //
   learn_every` Q updates (OpenSpiel's PyTorch and JAX DQNs take 99.5% of the
   Q-network at each copy by default, `weight_update_coeff=0.995`).
@@ -101,19 +102,20 @@ def openspiel_config(hidden_layers_sizes, reservoir_buffer_capacity,
     hidden_layers_sizes = (hidden_layers_sizes,)
   dqn = nfsp.DQNConfig(
       learning_rate=2 * rl_learning_rate,
-      memory_capacity=int(settings["replay_buffer_capacity"]),
+      replay_buffer_capacity=int(settings["replay_buffer_capacity"]),
       target_refit_every=max(
           1, int(settings["update_target_network_every"]) // learn_every),
       epsilon_start=float(settings["epsilon_start"]),
       epsilon_end=float(settings["epsilon_end"]),
-      epsilon_decay_steps=int(settings["epsilon_decay_duration"]),
+      epsilon_decay_duration=int(settings["epsilon_decay_duration"]),
       epsilon_schedule=_SCHEDULES[settings["epsilon_decay_schedule_str"]])
   return nfsp.NFSPConfig(
       best_response=dqn, hidden_layers=tuple(hidden_layers_sizes),
-      sl_memory_capacity=int(reservoir_buffer_capacity),
-      sl_memory="reservoir", anticipatory=float(anticipatory_param),
+      reservoir_buffer_capacity=int(reservoir_buffer_capacity),
+      reservoir_buffer_kind="reservoir",
+      anticipatory_param=float(anticipatory_param),
       batch_size=batch_size, sl_learning_rate=sl_learning_rate,
-      min_memory_to_learn=max(min_buffer_size_to_learn, batch_size),
+      min_buffer_size_to_learn=max(min_buffer_size_to_learn, batch_size),
       learn_every=learn_every, updates_per_learn=1,
       reward_scale=1.0, device=_device(settings["device"]))
 

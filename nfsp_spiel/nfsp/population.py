@@ -44,7 +44,7 @@ of one, agent 0 and the games of the other): give members seeds at least
 
 from nfsp_spiel.core import checkpoints
 from nfsp_spiel.nfsp import agent as agent_lib
-from nfsp_spiel.nfsp import checkpoint
+from nfsp_spiel.nfsp import agent_checkpoints
 from nfsp_spiel.nfsp import config as config_lib
 from nfsp_spiel.nfsp import fused_learning
 from nfsp_spiel.nfsp import selfplay
@@ -151,7 +151,7 @@ class Population:
     for k, (config, member) in enumerate(zip(self.configs, self.members)):
       settings = {**config.header_fields(), **member.driver_settings()}
       for name, value in settings.items():
-        if name not in checkpoint.IGNORED_FIELDS:
+        if name not in agent_checkpoints.IGNORED_FIELDS:
           fields[f"member{k}/{name}"] = value
     return checkpoints.header("NFSP population", self.game, fields)
 
@@ -162,7 +162,7 @@ class Population:
     arrays = {}
     for k, member in enumerate(self.members):
       for p, agent in enumerate(member.agents):
-        for key, value in checkpoint.agent_arrays(agent).items():
+        for key, value in agent_checkpoints.agent_arrays(agent).items():
           arrays[f"member{k}/agent{p}/{key}"] = value
       for key, value in member.driver_arrays().items():
         arrays[f"member{k}/{key}"] = value
@@ -190,10 +190,10 @@ class Population:
         prefix = f"member{k}/agent{p}/"
         parts[k, p] = {key[len(prefix):]: value for key, value in data.items()
                        if key.startswith(prefix)}
-        checkpoint.check_agent_arrays(agent, parts[k, p], path)
+        agent_checkpoints.check_agent_arrays(agent, parts[k, p], path)
     for k, member in enumerate(self.members):
       for p, agent in enumerate(member.agents):
-        checkpoint.load_agent_arrays(agent, parts[k, p], path)
+        agent_checkpoints.load_agent_arrays(agent, parts[k, p], path)
       prefix = f"member{k}/"
       member.load_driver_arrays({
           key[len(prefix):]: value for key, value in data.items()
@@ -216,7 +216,7 @@ def _complete_member_settings(fields):
   for member, settings in members.items():
     completed.update({f"{member}/{name}": value for name, value
                       in config_lib.complete_header(settings).items()
-                      if name not in checkpoint.IGNORED_FIELDS})
+                      if name not in agent_checkpoints.IGNORED_FIELDS})
   return completed
 
 

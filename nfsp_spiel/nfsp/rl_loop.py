@@ -11,7 +11,7 @@ fast path; this one is the reference it is checked against.
 
 from open_spiel.python import rl_environment
 
-from nfsp_spiel.nfsp import checkpoint
+from nfsp_spiel.nfsp import agent_checkpoints
 
 
 def play_episodes(env, agents, num_episodes, is_evaluation=False,
@@ -47,13 +47,13 @@ class RLEnvironmentLoop:
     self.episodes += play_episodes(self.env, self.agents, num_episodes)
 
   def save(self, path, progress=None):
-    return checkpoint.save_agents(path, self.env.game, self.agents, progress,
-                                  self._settings(self.seed))
+    return agent_checkpoints.save_agents(path, self.env.game, self.agents,
+                                         progress, self._settings(self.seed))
 
   @classmethod
   def restore(cls, game, path, agents, seed=0):
     """The loop with `save`'s agents restored into `agents`."""
-    checkpoint.restore_agents(path, game, agents, cls._settings(seed))
+    agent_checkpoints.restore_agents(path, game, agents, cls._settings(seed))
     return cls(game, agents, seed)
 
   @staticmethod

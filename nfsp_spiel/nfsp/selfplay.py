@@ -35,7 +35,7 @@ import json
 import numpy as np
 
 from nfsp_spiel.core import checks
-from nfsp_spiel.nfsp import checkpoint
+from nfsp_spiel.nfsp import agent_checkpoints
 from nfsp_spiel.nfsp import fused_learning
 from nfsp_spiel.nfsp import transitions
 from nfsp_spiel.trees.game_tensors import information_state_size
@@ -162,8 +162,9 @@ class SelfPlay:
   def save(self, path, progress=None):
     """The agents and the games in flight in one file (atomic), with a
     training run's `progress` (`run_directory`)."""
-    return checkpoint.save_agents(path, self.game, self.agents, progress,
-                                  self.driver_settings(), **self.driver_arrays())
+    return agent_checkpoints.save_agents(
+        path, self.game, self.agents, progress, self.driver_settings(),
+        **self.driver_arrays())
 
   def driver_arrays(self):
     """The driver's part of a checkpoint: the games in flight, the moves
@@ -195,7 +196,7 @@ class SelfPlay:
     return [int(moves.waiting.sum()) for moves in self._moves]
 
   def _load(self, path):
-    self.load_driver_arrays(checkpoint.restore_agents(
+    self.load_driver_arrays(agent_checkpoints.restore_agents(
         path, self.game, self.agents, self.driver_settings()))
 
   def load_driver_arrays(self, data):

@@ -23,7 +23,7 @@ from tqdm import tqdm
 
 from nfsp_spiel import evaluation
 from nfsp_spiel.nfsp import lhe_diagnostics
-from nfsp_spiel.nfsp import policy
+from nfsp_spiel.nfsp import agent_policies
 from nfsp_spiel.run import curves
 from nfsp_spiel.smooth_uct import lhe
 
@@ -96,15 +96,16 @@ def column(game, kind):
 def evaluate(game, agents, settings, diagnostics=None, seed=0):
   """{column: value} of the `settings`' measures of `agents`, the matches'
   deals seeded with `seed`. `diagnostics(average_tabular)`: the run
-  diagnostics where the agents' memories are (default: `policy.diagnostics`
-  of `agents`; the distributed driver's learner has its own)."""
+  diagnostics where the agents' memories are (default:
+  `agent_policies.diagnostics` of `agents`; the distributed driver's learner
+  has its own)."""
   if diagnostics is None:
-    diagnostics = functools.partial(policy.diagnostics, game, agents)
+    diagnostics = functools.partial(agent_policies.diagnostics, game, agents)
   main = metric(game)
   metrics = {}
   for kind in settings.policies_for(agents[0].config):
     name = column(game, kind)
-    learned = policy.NFSPPolicy(game, agents, kind)
+    learned = agent_policies.NFSPPolicy(game, agents, kind)
     if main == EXPLOITABILITY:
       tabular = learned.to_tabular()
       metrics[name] = evaluation.exploitability(game, tabular)

@@ -282,13 +282,15 @@ runpy.run_path(script, run_name="__main__")
 def run_binary(folder, flags, script="nfsp.py"):
   """examples/`script` of $NFSP_SPIEL_BASE where set (the editable install's
   finder removed, as in `make_same_numbers.import_from_base`), else of this
-  checkout; returns its stdout."""
+  checkout with the flags renamed since (`old_names.current_flags`);
+  returns its stdout."""
   base = os.environ.get("NFSP_SPIEL_BASE")
   if base:
     command = [sys.executable, "-c", _BASE_LAUNCHER,
                os.path.join(base, "examples", script)]
   else:
     command = [sys.executable, os.path.join(REPOSITORY, "examples", script)]
+    flags = same.old_names.current_flags(script, flags)
   result = subprocess.run([*command, *flags, f"--output_dir={folder}"],
                           capture_output=True, text=True, timeout=600,
                           check=False)

@@ -1,5 +1,6 @@
 """The names of earlier commits: the package's modules before it was laid
-out in layers, and Smooth UCT's presets before they were classmethods.
+out in layers, Smooth UCT's presets before they were classmethods, and
+examples/nfsp.py's flags before they took OpenSpiel's names.
 
 The generators of the old-checkpoint and same-numbers data
 (make_same_numbers.py, make_old_checkpoints.py) and
@@ -82,6 +83,30 @@ def alias_layered_names():
     sys.modules[new] = module
     parent, _, child = new.rpartition(".")
     setattr(_module(parent), child, module)
+
+
+# examples/nfsp.py's flags of earlier commits: old flag -> flag. The old
+# run folders' commands give the old ones, to the base's binary as they are
+# and to the current one renamed (`current_flags`).
+RENAMED_NFSP_FLAGS = {
+    "--rl_memory": "--replay_buffer_capacity",
+    "--sl_memory": "--reservoir_buffer_capacity",
+    "--sl_memory_kind": "--reservoir_buffer_kind",
+    "--eta": "--anticipatory_param",
+    "--min_memory_to_learn": "--min_buffer_size_to_learn",
+}
+
+
+def current_flags(script, flags):
+  """`flags` (`--name=value`) of an earlier commit's examples/`script` as
+  the current one names them."""
+  if script != "nfsp.py":
+    return list(flags)
+  renamed = []
+  for flag in flags:
+    name, equals, value = flag.partition("=")
+    renamed.append(RENAMED_NFSP_FLAGS.get(name, name) + equals + value)
+  return renamed
 
 
 def smooth_uct_preset(smooth_uct, name):
