@@ -38,6 +38,7 @@ import os
 import shutil
 
 import figure_runs
+import figure_style
 import nfsp_runs
 
 COLUMNS = {  # curve column -> label
@@ -52,9 +53,11 @@ COLUMNS = {  # curve column -> label
         "greedy-average strategy vs SmooCT-like profile",
 }
 # Fig. 2a's end levels against SmooCT (sec. 4.3: the average and
-# greedy-average profiles "achieve win rates of around -50 and -20 mbb/h").
-PAPER_LEVELS = {-50.0: "paper, average vs SmooCT (~-50)",
-                -20.0: "paper, greedy-average vs SmooCT (~-20)"}
+# greedy-average profiles "achieve win rates of around -50 and -20 mbb/h"),
+# from the ledger item's [item.paper] table.
+PAPER = figure_style.paper("nfsp2016-fig2a")
+PAPER_LEVELS = {PAPER["avg"]: "paper, average vs SmooCT",
+                PAPER["greedy"]: "paper, greedy-average vs SmooCT"}
 SNAPSHOT_FIELDS = ("step", "policy", "mbb_per_hand", "mbb_stderr", "deals")
 
 
@@ -130,8 +133,6 @@ def main():
   parser.add_argument("--learn_locksteps", type=int, default=8,
                       help="the run's (1 for runs before learning groups)")
   args = parser.parse_args()
-  import matplotlib  # pylint: disable=g-import-not-at-top
-  matplotlib.use("Agg")
   import matplotlib.pyplot as plt  # pylint: disable=g-import-not-at-top
   from nfsp_spiel.run import curves  # pylint: disable=g-import-not-at-top
   data = os.path.join(figure_runs.HERE, "data", "nfsp_lhe")
@@ -160,18 +161,15 @@ def main():
                 linestyle="--" if column.startswith("lbr") else "-")
   axes.axhline(0.0, color="grey", linewidth=0.8)
   for level, label in PAPER_LEVELS.items():
-    axes.axhline(level, color="black", linestyle=":", linewidth=1.0)
-    axes.annotate(label, (0, level), xycoords=("axes fraction", "data"),
-                  xytext=(4, -10 if level < -30 else 3),
-                  textcoords="offset points", fontsize=7)
+    figure_style.reference_level(axes, level, label)
   axes.set_xlabel("episodes")
-  axes.set_ylabel("mbb/h")
+  axes.set_ylabel("result (mbb/h)")
   axes.set_title("NFSP on Limit Hold'em (NFSPConfig.lhe(), seed 0)")
   axes.grid(True, alpha=0.3)
-  axes.legend(fontsize=8)
-  path = os.path.join(figure_runs.HERE, "fig_nfsp_lhe.png")
-  figure.savefig(path, dpi=120, bbox_inches="tight")
-  print(f"wrote {path} from {len(rows)} evaluations")
+  figure_style.legend_outside(axes)
+  figure_style.save(figure, os.path.join(figure_runs.HERE,
+                                         "fig_nfsp_lhe.png"))
+  print(f"{len(rows)} evaluations")
 
 
 if __name__ == "__main__":

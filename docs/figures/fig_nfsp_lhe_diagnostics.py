@@ -31,8 +31,11 @@ import argparse
 import glob
 import os
 
-import figure_runs
+import numpy as np
+
 import fig_nfsp_lhe_recipe_leduc
+import figure_runs
+import figure_style
 
 DATA = os.path.join(figure_runs.HERE, "data", "nfsp_lhe_diagnostics")
 ROUNDS = ("preflop", "flop", "turn", "river")
@@ -56,11 +59,9 @@ def _line(axes, rows, column, **style):
 
 def draw(runs, path):
   """Draws the diagnostics of `runs` ({name: curve rows}) into `path`."""
-  import matplotlib  # pylint: disable=g-import-not-at-top
-  matplotlib.use("Agg")
   import matplotlib.pyplot as plt  # pylint: disable=g-import-not-at-top
-  figure, grid = plt.subplots(3, 2, figsize=(11, 10), sharex=True)
-  (results, edges), (actions, q_scale), (losses, norms) = grid
+  figure, grid = plt.subplots(6, 1, figsize=(7.5, 17), sharex=True)
+  results, edges, actions, q_scale, losses, norms = grid
   colours = dict(zip(runs, plt.rcParams["axes.prop_cycle"].by_key()["color"]))
   for name, rows in runs.items():
     colour = colours[name]
@@ -105,19 +106,15 @@ def draw(runs, path):
       (losses, "loss (RL dark, SL light)"),
       (norms, "L2 weight norm (Q dark, average light)"))
   for axes, label in labels:
-    axes.set_ylabel(label, fontsize=9)
+    axes.set_ylabel(label)
     axes.grid(True, alpha=0.3)
-    axes.legend(fontsize=6)
-  if any(line.get_ydata().max() > 0 for line in losses.get_lines()
-         if len(line.get_ydata())):  # before the first update: none yet
+    figure_style.legend_outside(axes, fontsize=7)
+  if any(np.nanmax(line.get_ydata(), initial=0.0) > 0
+         for line in losses.get_lines()):  # none before the first update
     losses.set_yscale("log")
-  for axes in grid[-1]:
-    axes.set_xlabel("episodes")
-  figure.suptitle("NFSP on Limit Hold'em (NFSPConfig.lhe()): diagnostics",
-                  fontsize=11)
-  figure.tight_layout()
-  figure.savefig(path, dpi=110)
-  plt.close(figure)
+  norms.set_xlabel("episodes")
+  results.set_title("NFSP on Limit Hold'em (NFSPConfig.lhe()): diagnostics")
+  figure_style.save(figure, path)
 
 
 def main():
@@ -137,7 +134,6 @@ def main():
                                                     "curve.csv")))}
   path = os.path.join(figure_runs.HERE, "fig_nfsp_lhe_diagnostics.png")
   draw(runs, path)
-  print(f"wrote {path} from {', '.join(runs)}")
 
 
 if __name__ == "__main__":

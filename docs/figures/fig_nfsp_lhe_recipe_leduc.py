@@ -44,6 +44,7 @@ import os
 import shutil
 
 import figure_runs
+import figure_style
 import nfsp_runs
 
 RUNS = ("rule", "scales")
@@ -108,8 +109,8 @@ def _band(axes, rows, prefix, label, colour):
   if not points:
     return
   x, mean, low, high = zip(*points)
-  axes.plot(x, mean, color=colour, label=label, linewidth=1.8)
-  axes.fill_between(x, low, high, color=colour, alpha=0.2, linewidth=0)
+  axes.plot(x, mean, color=colour, label=label, marker="o", markersize=3)
+  figure_style.band(axes, x, low, high, colour)
 
 
 def _seeds(axes, rows, column, seeds, colour):
@@ -125,8 +126,6 @@ def main():
   parser.add_argument("--runs", default=os.path.join(
       nfsp_runs.ROOT, "runs", "lhe_recipe_leduc"))
   args = parser.parse_args()
-  import matplotlib  # pylint: disable=g-import-not-at-top
-  matplotlib.use("Agg")
   import matplotlib.pyplot as plt  # pylint: disable=g-import-not-at-top
   from nfsp_spiel.run import curves  # pylint: disable=g-import-not-at-top
   data = os.path.join(figure_runs.HERE, "data", "nfsp_lhe_recipe_leduc")
@@ -138,9 +137,10 @@ def main():
   defaults = [row for row in curves.read_curve(DEFAULTS)
               if row["step"] <= 1.05 * last]
   figure, (top, bottom) = plt.subplots(2, 1, figsize=(7.2, 7.4), sharex=True)
-  colours = {"rule": "tab:blue", "defaults": "tab:grey",
-             "reward_scale=1": "tab:red",
-             "reward_scale=0.00208333": "tab:green"}
+  # NFSP's colour for the defaults; the recipe's variants in their own.
+  colours = {"rule": "#d95f02", "defaults": figure_style.COLOURS["NFSP"],
+             "reward_scale=1": "#e7298a",
+             "reward_scale=0.00208333": "#66a61e"}
   _band(top, defaults, "exploitability",
         "Leduc defaults ([64], sec. 4.1), 3 seeds", colours["defaults"])
   _band(top, rule, "exploitability",
@@ -153,9 +153,9 @@ def main():
     if points:
       top.plot(*zip(*points), color=colours[group], label=label,
                linewidth=1.2)
-  top.set_ylabel("exploitability (chips per hand,\nmean over the players)")
-  top.set_yscale("log")
-  top.legend(fontsize=7)
+  top.set_ylabel("\n".join(figure_style.wrap_label(
+      figure_style.EXPLOITABILITY) + [figure_style.BAND]))
+  figure_style.log_axes(top, x=False)
   top.grid(True, alpha=0.3, which="both")
   for player, style in ((0, "-"), (1, "--")):
     for rows, group, colour in (
@@ -167,18 +167,19 @@ def main():
                 for r in rows if all(c in r for c in columns)]
       if points:
         bottom.plot(*zip(*points), color=colour, linestyle=style,
-                    linewidth=1.0)
+                    marker="o", markersize=2)
   bottom.plot([], [], color="black", label="player 0")
   bottom.plot([], [], color="black", linestyle="--", label="player 1")
-  bottom.set_ylabel("best-response gap (chips per hand;\nmean over seeds)")
+  bottom.set_ylabel("\n".join(figure_style.wrap_label(
+      "best-response gap (chips per hand, mean over the seeds)")))
   bottom.set_xlabel("episodes")
-  bottom.legend(fontsize=7)
   bottom.grid(True, alpha=0.3)
-  top.set_title("NFSPConfig.lhe()'s learning settings on Leduc",
-                fontsize=10)
-  path = os.path.join(figure_runs.HERE, "fig_nfsp_lhe_recipe_leduc.png")
-  figure.savefig(path, dpi=120, bbox_inches="tight")
-  print(f"wrote {path}: the recipe's three seeds to {last:,.0f} episodes")
+  for axes in (top, bottom):
+    figure_style.legend_outside(axes)
+  top.set_title("NFSPConfig.lhe()'s learning settings on Leduc")
+  figure_style.save(figure, os.path.join(figure_runs.HERE,
+                                         "fig_nfsp_lhe_recipe_leduc.png"))
+  print(f"the recipe's three seeds to {last:,.0f} episodes")
   print("verdict: " + verdict(rule, curves.read_curve(DEFAULTS)))
 
 
