@@ -180,7 +180,7 @@ def plot(metric, population, curve, png):
   curves.plot_curves(
       {FLAGS.preset: curve}, png,
       metric=metric if population else curves.EVERY_METRIC,
-      loglog=metric.startswith("exploitability"), title=FLAGS.game,
+      loglog=metric.startswith(tuple(nfsp_training.EXACT)), title=FLAGS.game,
       xlabel="episodes", column_labels=nfsp_training.COLUMN_LABELS,
       payoff=run_flags.payoff_unit())
 

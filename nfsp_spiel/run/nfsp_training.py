@@ -28,6 +28,12 @@ from nfsp_spiel.run import curves
 from nfsp_spiel.smooth_uct import lhe
 
 EXPLOITABILITY = "exploitability"
+# Beyond two players fictitious play promises no Nash equilibrium, and the
+# measure is the sum over players (OpenSpiel's `nash_conv`), as the XFP and
+# FSP binaries log it.
+NASH_CONV = "nash_conv"
+EXACT = {EXPLOITABILITY: evaluation.exploitability,
+         NASH_CONV: evaluation.nash_conv}
 LHE_METRIC = "mbb_per_hand_vs_equity_threshold"
 SMOOCT_METRIC = "mbb_per_hand_vs_smooct"
 # Words for the curve's columns, where a plot names them.
@@ -36,8 +42,13 @@ COLUMN_LABELS = {EXPLOITABILITY: "average policy",
                  EXPLOITABILITY + "_greedy_average": "greedy average policy",
                  "exploitability_sl_memory":
                      "exploitability of M_SL's action counts",
-                 "br_gap_0": "best-response gap, player 0",
-                 "br_gap_1": "best-response gap, player 1",
+                 NASH_CONV: "average policy's NashConv",
+                 NASH_CONV + "_best_response": "best-response policy's "
+                                               "NashConv",
+                 NASH_CONV + "_greedy_average": "greedy average policy's "
+                                                "NashConv",
+                 **{f"br_gap_{p}": f"best-response gap, player {p}"
+                    for p in range(3)},
                  "rl_loss": "best response's loss (squared error)",
                  "sl_loss": "average policy's loss (cross-entropy, nats)",
                  LHE_METRIC: "average policy vs equity-threshold baseline",
@@ -78,14 +89,15 @@ class EvaluationSettings:
 
 
 def metric(game):
-  """The main metric's name for `game`: exploitability, or where no best
-  response is computable the result of `evaluation`'s baselines."""
+  """The main metric's name for `game`: exploitability (NashConv beyond two
+  players), or where no best response is computable the result of
+  `evaluation`'s baselines."""
   name = game.get_type().short_name
   if name == "nfsp_lhe":
     return LHE_METRIC
   if name == "universal_poker":
     return "mbb_per_hand_vs_random"
-  return EXPLOITABILITY
+  return NASH_CONV if game.num_players() > 2 else EXPLOITABILITY
 
 
 def column(game, kind):
@@ -106,9 +118,9 @@ def evaluate(game, agents, settings, diagnostics=None, seed=0):
   for kind in settings.policies_for(agents[0].config):
     name = column(game, kind)
     learned = agent_policies.NFSPPolicy(game, agents, kind)
-    if main == EXPLOITABILITY:
+    if main in EXACT:
       tabular = learned.to_tabular()
-      metrics[name] = evaluation.exploitability(game, tabular)
+      metrics[name] = EXACT[main](game, tabular)
       if kind == "average" and settings.diagnostics:
         metrics.update(diagnostics(tabular))
       continue
