@@ -405,7 +405,13 @@ class NFSPConfig:
     """The NFSP paper's Limit Texas Hold'em settings (sec. 4.3), read as the
     Leduc preset is: 256 game steps per iteration (128 of one agent's),
     learning from 1000 records, rewards in units of the largest pot (480
-    chips in OpenSpiel's ACPC game, as Leduc's 0.0385 is 1/26). Epsilon
+    chips in OpenSpiel's ACPC game, as Leduc's 0.0385 is 1/26, `REW_SCALE`
+    in Heinrich's fsp/simulator/leduc.lua). That scale is our reading: the
+    thesis (sec. 6.5) maps monetary units to rewards 1:1, its unit the small
+    blind (bets of 2 and 4 units, sec. 2.x's rules), i.e. 1/5 per chip here,
+    96 times ours; which one learns is measured by
+    docs/figures/fig_nfsp_lhe_recipe_leduc.py and fig_nfsp_lhe_diagnostics.py,
+    not settled yet. Epsilon
     "decayed to 0, more slowly than in Leduc": the same polynomial schedule
     over iterations twice as long, i.e. per game step sqrt(2) slower.
     M_SL stores states as bits: in bytes, its 30m records would take 8.7 GB.
