@@ -408,7 +408,7 @@ class NFSPConfig:
     chips in OpenSpiel's ACPC game, as Leduc's 0.0385 is 1/26, `REW_SCALE`
     in Heinrich's fsp/simulator/leduc.lua). That scale is our reading: the
     thesis (sec. 6.5) maps monetary units to rewards 1:1, its unit the small
-    blind (bets of 2 and 4 units, sec. 2.x's rules), i.e. 1/5 per chip here,
+    blind (bets of 2 and 4 units, sec. 2.3.1), i.e. 1/5 per chip here,
     96 times ours; which one learns is measured by
     docs/figures/fig_nfsp_lhe_recipe_leduc.py and fig_nfsp_lhe_diagnostics.py,
     not settled yet. Epsilon
