@@ -4,44 +4,29 @@ and the training run's NashConv, against OpenSpiel's `nash_conv`."""
 import numpy as np
 import pyspiel
 import pytest
-from open_spiel.python import policy as policy_lib
-from open_spiel.python import rl_environment
 from open_spiel.python.algorithms import exploitability as openspiel_exploitability
 
 import nfsp_spiel  # noqa: F401
 from nfsp_spiel.nfsp import agents_for
 from nfsp_spiel.nfsp import NFSPConfig
 from nfsp_spiel.nfsp import NFSPPolicy
+from nfsp_spiel.nfsp import rl_loop
 from nfsp_spiel.run import nfsp_training
 
 GAME = "kuhn_poker(players=3)"
-# Small memories and an early start: Kuhn's three players learn within a few
-# thousand episodes instead of the Leduc preset's hundreds of thousands.
+# Small memories and an early start, so that a few hundred episodes train
+# both networks of every agent.
 CONFIG = NFSPConfig.leduc(replay_buffer_capacity=20_000,
                           reservoir_buffer_capacity=20_000,
                           min_buffer_size_to_learn=32)
-
-
-def _openspiel_loop(game, agents, episodes, seed):
-  """OpenSpiel's own RL loop (`rl_environment`, `step` per agent), written
-  as OpenSpiel's NFSP example writes it."""
-  env = rl_environment.Environment(
-      game, chance_event_sampler=rl_environment.ChanceEventSampler(seed))
-  for _ in range(episodes):
-    time_step = env.reset()
-    while not time_step.last():
-      player = time_step.observations["current_player"]
-      action = agents[player].step(time_step).action
-      time_step = env.step([action])
-    for agent in agents:
-      agent.step(time_step)
 
 
 def test_three_agents_train_in_openspiels_rl_loop():
   game = pyspiel.load_game(GAME)
   agents = agents_for(game, CONFIG, seed=0)
   before = NFSPPolicy(game, agents).to_tabular().action_probability_array
-  _openspiel_loop(game, agents, 600, seed=0)
+  # OpenSpiel's own loop: `rl_environment`, `step` per agent.
+  rl_loop.RLEnvironmentLoop(game, agents, seed=0).play(600)
   assert [agent.episodes for agent in agents] == [600] * 3
   for agent in agents:  # each agent learned: both networks took updates
     assert np.isfinite([agent.losses["rl_loss"], agent.losses["sl_loss"]]).all()
