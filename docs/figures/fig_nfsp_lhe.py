@@ -35,7 +35,6 @@ import argparse
 import csv
 import glob
 import os
-import shutil
 
 import figure_runs
 import figure_style
@@ -59,18 +58,6 @@ PAPER = figure_style.paper("nfsp2016-fig2a")
 PAPER_LEVELS = {PAPER["avg"]: "paper, average vs SmooCT",
                 PAPER["greedy"]: "paper, greedy-average vs SmooCT"}
 SNAPSHOT_FIELDS = ("step", "policy", "mbb_per_hand", "mbb_stderr", "deals")
-
-
-def _reaches_further(run_curve, committed, curves):
-  """Whether the run's curve goes past the committed one (a shorter or
-  restarted run never replaces the committed curve)."""
-  if not os.path.exists(run_curve):
-    return False
-  if not os.path.exists(committed):
-    return True
-  last = lambda path: max((row["step"] for row in curves.read_curve(path)),
-                          default=-1)
-  return last(run_curve) > last(committed)
 
 
 def _read_snapshot_results(path):
@@ -137,10 +124,8 @@ def main():
   from nfsp_spiel.run import curves  # pylint: disable=g-import-not-at-top
   data = os.path.join(figure_runs.HERE, "data", "nfsp_lhe")
   os.makedirs(data, exist_ok=True)
+  figure_runs.copy_further(args.run, data)
   curve = os.path.join(data, "curve.csv")
-  run_curve = os.path.join(args.run, "curve.csv")
-  if _reaches_further(run_curve, curve, curves):
-    shutil.copyfile(run_curve, curve)
   rows = curves.read_curve(curve)
   results = os.path.join(data, "vs_smooct.csv")
   if args.snapshots:

@@ -33,7 +33,6 @@ import os
 
 import numpy as np
 
-import fig_nfsp_lhe_recipe_leduc
 import figure_runs
 import figure_style
 
@@ -128,7 +127,7 @@ def main():
     name, _, folder = spec.partition("=")
     if not folder:
       parser.error(f"--run={spec}: give name=folder")
-    fig_nfsp_lhe_recipe_leduc.copy_further(folder, os.path.join(DATA, name))
+    figure_runs.copy_further(folder, os.path.join(DATA, name))
   runs = {os.path.basename(os.path.dirname(path)): curves.read_curve(path)
           for path in sorted(glob.glob(os.path.join(DATA, "*",
                                                     "curve.csv")))}

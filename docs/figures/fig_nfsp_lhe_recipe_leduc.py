@@ -41,7 +41,6 @@ DQN part leaves on the table).
 
 import argparse
 import os
-import shutil
 
 import figure_runs
 import figure_style
@@ -57,20 +56,6 @@ DEFAULTS = os.path.join(figure_runs.HERE, "data", "nfsp_fig1_seeds",
 SCALES = {"reward_scale=1": "LHE recipe, rewards in chips (scale 1), seed 0",
           "reward_scale=0.00208333":
               "LHE recipe, rewards / 480 (LHE's value), seed 0"}
-
-
-def copy_further(run_dir, data_dir):
-  """Copies the run's curve over the committed one if it goes further."""
-  from nfsp_spiel.run import curves  # pylint: disable=g-import-not-at-top
-  source = os.path.join(run_dir, "curve.csv")
-  target = os.path.join(data_dir, "curve.csv")
-  if not os.path.exists(source):
-    return
-  last = lambda path: max((row["step"] for row in curves.read_curve(path)),
-                          default=-1)
-  if not os.path.exists(target) or last(source) > last(target):
-    os.makedirs(data_dir, exist_ok=True)
-    shutil.copyfile(source, target)
 
 
 def _nearest(rows, x, column):
@@ -130,7 +115,8 @@ def main():
   from nfsp_spiel.run import curves  # pylint: disable=g-import-not-at-top
   data = os.path.join(figure_runs.HERE, "data", "nfsp_lhe_recipe_leduc")
   for run in RUNS:
-    copy_further(os.path.join(args.runs, run), os.path.join(data, run))
+    figure_runs.copy_further(os.path.join(args.runs, run),
+                             os.path.join(data, run))
   rule = curves.read_curve(os.path.join(data, "rule", "curve.csv"))
   scales = curves.read_curve(os.path.join(data, "scales", "curve.csv"))
   last = max(row["step"] for row in rule)

@@ -7,6 +7,7 @@ to `data/<figure>/<run>/curve.csv` (through nfsp_spiel's evaluation logger).
 import argparse
 import csv
 import os
+import shutil
 
 import numpy as np
 
@@ -14,6 +15,20 @@ from nfsp_spiel.run import curves as run_curves
 import figure_style
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def copy_further(run_dir, data_dir):
+  """Copies the run's curve.csv into `data_dir` if it goes further than the
+  committed one there (a shorter or restarted run never replaces it)."""
+  source = os.path.join(run_dir, run_curves.CSV_NAME)
+  target = os.path.join(data_dir, run_curves.CSV_NAME)
+  if not os.path.exists(source):
+    return
+  last = lambda path: max((row["step"] for row in run_curves.read_curve(path)),
+                          default=-1)
+  if not os.path.exists(target) or last(source) > last(target):
+    os.makedirs(data_dir, exist_ok=True)
+    shutil.copyfile(source, target)
 
 
 def log_points(iterations, count=60):
