@@ -21,10 +21,11 @@ panel per question, for each run copied to
       --smooct_deals 1000 --lbr_hands 200 \\
       --output_dir runs/nfsp_lhe_diag/seed0
   python docs/figures/fig_nfsp_lhe_diagnostics.py \\
-      --run seed0=runs/nfsp_lhe_diag/seed0
+      --run rewards_1_480=runs/nfsp_lhe_diag/seed0
 
 A run's curve is copied when it goes further than the committed one;
-`fig_nfsp_lhe_diagnostics.png` is drawn from every committed run.
+`fig_nfsp_lhe_diagnostics.png` is drawn from every committed run (the
+runs at other reward scales: `fig_nfsp_lhe_reward_scale.py`).
 """
 
 import argparse
