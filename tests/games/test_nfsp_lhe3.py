@@ -4,7 +4,7 @@ gamedef, and its tensor."""
 import pyspiel
 
 import nfsp_spiel  # noqa: F401
-from test_nfsp_lhe import replay_against_acpc
+from .test_nfsp_lhe import replay_against_acpc
 from nfsp_spiel.games import cards
 from nfsp_spiel.games import nfsp_lhe3
 from nfsp_spiel.games import poker

@@ -10,7 +10,8 @@ import pytest
 
 from nfsp_spiel.run import curves
 
-EXAMPLES = os.path.join(os.path.dirname(__file__), os.pardir, "examples")
+EXAMPLES = os.path.join(os.path.dirname(__file__), os.pardir, os.pardir,
+                        "examples")
 # Small memories that train within 2000 Kuhn episodes.
 FLAGS = ["--game=kuhn_poker", "--eval_every=1000", "--checkpoint_every=1000",
          "--replay_buffer_capacity=2000", "--reservoir_buffer_capacity=2000",

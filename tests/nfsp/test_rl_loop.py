@@ -1,5 +1,5 @@
 """`rl_loop.RLEnvironmentLoop`: OpenSpiel's RL loop as a training driver
-that saves and restores its agents."""
+that saves and restores its agents, with two players or three."""
 
 import numpy as np
 import pyspiel
@@ -10,6 +10,7 @@ from nfsp_spiel.core import checkpoints
 from nfsp_spiel.nfsp import agents_for
 from nfsp_spiel.nfsp import agent_checkpoints
 from nfsp_spiel.nfsp import NFSPConfig
+from nfsp_spiel.nfsp import NFSPPolicy
 from nfsp_spiel.nfsp import rl_loop
 
 CONFIG = NFSPConfig.leduc().replace(replay_buffer_capacity=500,
@@ -44,3 +45,25 @@ def test_another_seed_is_not_this_run(tmp_path):
   with pytest.raises(checkpoints.CheckpointError, match="seed"):
     rl_loop.RLEnvironmentLoop.restore(game, path, agents_for(game, CONFIG),
                                       seed=1)
+
+
+THREE_PLAYERS = "kuhn_poker(players=3)"
+# Small memories and an early start, so that a few hundred episodes train
+# both networks of every agent.
+THREE_PLAYER_CONFIG = NFSPConfig.leduc(replay_buffer_capacity=20_000,
+                                       reservoir_buffer_capacity=20_000,
+                                       min_buffer_size_to_learn=32)
+
+
+def test_three_agents_train_in_openspiels_rl_loop():
+  game = pyspiel.load_game(THREE_PLAYERS)
+  agents = agents_for(game, THREE_PLAYER_CONFIG, seed=0)
+  before = NFSPPolicy(game, agents).to_tabular().action_probability_array
+  # OpenSpiel's own loop: `rl_environment`, `step` per agent.
+  rl_loop.RLEnvironmentLoop(game, agents, seed=0).play(600)
+  assert [agent.episodes for agent in agents] == [600] * 3
+  for agent in agents:  # each agent learned: both networks took updates
+    assert np.isfinite([agent.losses["rl_loss"], agent.losses["sl_loss"]]).all()
+  after = NFSPPolicy(game, agents).to_tabular()
+  assert np.abs(after.action_probability_array - before).max() > 0.01
+  np.testing.assert_allclose(after.action_probability_array.sum(axis=1), 1.0)

@@ -11,7 +11,7 @@ import pytest
 
 from test_same_numbers import load_data_module
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "nfsp_spiel"
 old_names = load_data_module("old_names")
 

@@ -24,7 +24,8 @@ from nfsp_spiel.core import checkpoints
 from nfsp_spiel.run import curves
 from nfsp_spiel.run import run_directory
 
-EXAMPLES = os.path.join(os.path.dirname(__file__), os.pardir, "examples")
+EXAMPLES = os.path.join(os.path.dirname(__file__), os.pardir, os.pardir,
+                        "examples")
 
 # Per binary: its flags, the flag of its target step, and whether a run is
 # deterministic (a resumed run then logs the values an uninterrupted one

@@ -1,6 +1,9 @@
 """An NFSP run in a run folder (`run.nfsp_training`): its evaluation, its
-rows and checkpoints, its resume, and a population's curve."""
+rows and checkpoints, its resume, and a population's curve; beyond two
+players its NashConv, against OpenSpiel's `nash_conv`."""
 
+import numpy as np
+from open_spiel.python.algorithms import exploitability as openspiel_exploitability
 import pyspiel
 import pytest
 
@@ -160,3 +163,22 @@ def test_an_odd_number_of_lbr_hands_is_refused():
   with pytest.raises(ValueError, match="^lbr_hands=3: LBR plays each deal "
                      "in both seats, so an even number$"):
     nfsp_training.EvaluationSettings(lbr_hands=3)
+
+
+def test_the_training_run_logs_openspiels_nash_conv():
+  game = pyspiel.load_game("kuhn_poker(players=3)")
+  agents = agents_for(game, NFSPConfig.leduc(
+      replay_buffer_capacity=20_000, reservoir_buffer_capacity=20_000,
+      min_buffer_size_to_learn=32), seed=1)
+  metrics = nfsp_training.evaluate(game, agents, SETTINGS)
+  assert nfsp_training.metric(game) == "nash_conv"
+  expected = openspiel_exploitability.nash_conv(
+      game, NFSPPolicy(game, agents).to_tabular())
+  assert metrics["nash_conv"] == pytest.approx(expected, abs=1e-9)
+  assert {"br_gap_0", "br_gap_1", "br_gap_2"} <= metrics.keys()
+  assert np.isfinite(list(metrics.values())).all()
+
+
+def test_two_players_keep_exploitability():
+  assert nfsp_training.metric(pyspiel.load_game("kuhn_poker")) == (
+      "exploitability")

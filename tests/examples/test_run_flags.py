@@ -13,7 +13,8 @@ from nfsp_spiel.core import checkpoints
 from nfsp_spiel.run import curves
 
 
-EXAMPLES = os.path.join(os.path.dirname(__file__), os.pardir, "examples")
+EXAMPLES = os.path.join(os.path.dirname(__file__), os.pardir, os.pardir,
+                        "examples")
 
 
 def _run(script, *flags, env=None):

@@ -26,6 +26,8 @@ from nfsp_spiel.fictitious_play import xfp
 from nfsp_spiel.core import checkpoints
 from nfsp_spiel.nfsp import config as nfsp_config
 
+TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+EXAMPLES = os.path.join(os.path.dirname(TESTS), "examples")
 KUHN = pyspiel.load_game("kuhn_poker")
 TINY = nfsp.NFSPConfig(best_response=nfsp.DQNConfig(replay_buffer_capacity=500),
                        reservoir_buffer_capacity=500, hidden_layers=(8,),
@@ -202,8 +204,7 @@ def test_binary_refuses_another_checkpoint_in_one_line(saved, tmp_path):
   checkpoint = str(folder / "checkpoint.npz")
   with open(checkpoint, "wb") as f:
     f.write(_contents(saved["FSP"]))
-  script = os.path.join(os.path.dirname(__file__), os.pardir, "examples",
-                        "xfp.py")
+  script = os.path.join(EXAMPLES, "xfp.py")
   result = subprocess.run(
       [sys.executable, script, "--game=kuhn_poker", "--iterations=10",
        f"--output_dir={folder}"], capture_output=True, text=True,
@@ -249,8 +250,7 @@ def test_saving_into_a_missing_folder_names_the_users_path(tmp_path,
 #   --eval_every=200 --checkpoint_every=400
 # and --seed=1 (nfsp/), or --seeds=0 --sweep=rl_learning_rate=0.05,0.1
 # (population/); the checkpoint and the curve kept.
-RENAMED_FOLDERS = os.path.join(os.path.dirname(__file__), "data",
-                               "run_folders_432fce3")
+RENAMED_FOLDERS = os.path.join(TESTS, "data", "run_folders_432fce3")
 RENAMED_FLAGS = ["--game=kuhn_poker", "--hidden_layers=8",
                  "--reservoir_buffer_capacity=300",
                  "--replay_buffer_capacity=300",
@@ -272,8 +272,7 @@ def test_run_folders_of_the_earlier_names_resume(name, flags, tmp_path):
   with open(folder / "curve.csv", encoding="utf-8") as f:
     logged = list(csv.DictReader(f))
   result = subprocess.run(
-      [sys.executable, os.path.join(os.path.dirname(__file__), os.pardir,
-                                    "examples", "nfsp.py"),
+      [sys.executable, os.path.join(EXAMPLES, "nfsp.py"),
        *RENAMED_FLAGS, *flags, f"--output_dir={folder}"],
       capture_output=True, text=True, timeout=600, check=False)
   assert result.returncode == 0, result.stderr[-3000:]

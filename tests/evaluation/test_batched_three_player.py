@@ -14,7 +14,7 @@ from nfsp_spiel.evaluation import baselines
 from nfsp_spiel.evaluation import batched_matches
 from nfsp_spiel.evaluation import batched_three_player
 from nfsp_spiel.smooth_uct import lhe3
-from test_batched_matches import checked_down_cards
+from .test_batched_matches import checked_down_cards
 
 
 @pytest.fixture(scope="module")
