@@ -4,6 +4,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from nfsp_spiel.core import quiet_tensorflow
 
 NOISE = ("oneDNN", "cudart_stub", "cpu_feature_guard", "InitializeLog",
@@ -94,6 +96,8 @@ def test_start_up_lines_are_gone_and_warnings_stay():
   assert "Matrix size-incompatible" in stderr  # TF_CPP_MIN_LOG_LEVEL 2 hides
 
 
+# Slow: test_start_up_lines_are_gone_and_warnings_stay stays.
+@pytest.mark.slow
 def test_tf_cpp_min_log_level_0_brings_them_back():
   returncode, stderr = _run(TRAIN_A_LITTLE, log_level="0")
   assert returncode == 0, stderr[-3000:]

@@ -73,15 +73,35 @@ def test_the_docs_pages_have_their_own_snippets():
   assert len(_docs_snippets()) >= 3
 
 
-@pytest.mark.parametrize("index", range(len(_snippets())))
-@pytest.mark.parametrize("how", ["script", "repl"])
+def _pasted_cases():
+  """(how, index) of each README snippet; pasted into the REPL, NFSP's
+  training snippets (the ones that import `selfplay`) are slow: as scripts
+  they run the same code in the default run."""
+  cases = []
+  for how in ("script", "repl"):
+    for index, snippet in enumerate(_snippets()):
+      slow = how == "repl" and "selfplay" in snippet
+      cases.append(pytest.param(how, index, id=f"{how}-{index}",
+                                marks=[pytest.mark.slow] if slow else []))
+  return cases
+
+
+def _docs_cases():
+  """(page, index) of each page's snippet; slow are those that start Ray
+  (`distributed`, 60 s; Ray runs only in the slow run) and those that play
+  Limit Hold'em (`nfsp_lhe`: its matches and LBR are
+  tests/evaluation/test_matches.py's and test_lbr.py's)."""
+  return [pytest.param(page, index, marks=[pytest.mark.slow] if (
+      "distributed" in snippet or '"nfsp_lhe"' in snippet) else [])
+          for index, (page, snippet) in enumerate(_docs_snippets())]
+
+
+@pytest.mark.parametrize("how,index", _pasted_cases())
 def test_snippet_runs_as_pasted(tmp_path, index, how):
   _run(_fast(_snippets()[index]), how, tmp_path)
 
 
-@pytest.mark.parametrize(
-    "page,index",
-    [(page, i) for i, (page, _) in enumerate(_docs_snippets())])
+@pytest.mark.parametrize("page,index", _docs_cases())
 def test_docs_snippet_runs_as_a_script(tmp_path, page, index):
   del page  # In the test's name only.
   _run(_fast(_docs_snippets()[index][1]), "script", tmp_path)

@@ -52,7 +52,8 @@ class StrengthPolicy(policy_lib.Policy):
     ({}, baselines.AlwaysCall, True),
     ({}, baselines.AlwaysRaise, True),
     ({}, policy_lib.UniformRandomPolicy, True),
-    (SMALL_RIVER, StrengthPolicy, False),
+    # Slow: the batched cases stay.
+    pytest.param(SMALL_RIVER, StrengthPolicy, False, marks=pytest.mark.slow),
 ])
 def test_river_lbr_against_the_exact_best_response(params, make, exact):
   game = pyspiel.load_game("river_poker", params)
@@ -110,6 +111,8 @@ def test_always_fold_loses_its_blinds():
       game, baselines.AlwaysFold(game), num_hands=20).mbb_per_hand == 750.0
 
 
+# Slow: the baselines' matches: tests/evaluation/test_matches.py.
+@pytest.mark.slow
 def test_equity_threshold_player():
   game = pyspiel.load_game("nfsp_lhe")
   player = baselines.EquityThreshold(game)

@@ -37,6 +37,9 @@ def population(tmp_path_factory):
   return output, _run(output, "--seeds=0,2", "--episodes=2000")
 
 
+# Slow: its fixture trains a population for 60 s; the band's arithmetic is
+# tests/run/test_curves.py's.
+@pytest.mark.slow
 def test_the_curve_holds_each_member_and_the_mean_with_its_band(population):
   output, rows = population
   assert [row["step"] for row in rows][0] == 0 and len(rows) == 3

@@ -182,6 +182,8 @@ def test_smooth_uct_on_three_player_limit_holdem_resumes(tmp_path):
              for row in _curve(output))
 
 
+# Slow: test_smooth_uct_runs_and_resumes (Leduc) stays.
+@pytest.mark.slow
 def test_smooth_uct_on_limit_holdem_runs_and_resumes(tmp_path):
   """nfsp_lhe: the E[HS^2] search, evaluated against the baselines in mbb/h,
   stopped by --seconds, resumed. The tables in the cache are stand-ins of
@@ -427,9 +429,11 @@ def test_a_range_the_parser_reads_as_a_number_gets_a_hint(tmp_path):
   assert 'range0="22+"' in out
 
 
-@pytest.mark.parametrize("preset,column", [("nfsp_arm", "exploitability"),
-                                           ("arm",
-                                            "exploitability_best_response")])
+@pytest.mark.parametrize("preset,column", [
+    ("nfsp_arm", "exploitability"),
+    # Slow: [nfsp_arm-exploitability] stays.
+    pytest.param("arm", "exploitability_best_response",
+                 marks=pytest.mark.slow)])
 def test_nfsp_binary_trains_nfsp_arm_and_arm(tmp_path, preset, column):
   """One binary for NFSP, NFSP-ARM and plain ARM (whose own policy is
   what its curve measures)."""

@@ -322,7 +322,9 @@ def _largest_difference(tables, other):
 
 
 @pytest.mark.parametrize("name,iterations", [
-    ("kuhn_poker", 50), ("leduc_poker", 20), ("kuhn_poker(players=3)", 50),
+    ("kuhn_poker", 50),
+    pytest.param("leduc_poker", 20, marks=pytest.mark.slow),  # Kuhn's stays
+    ("kuhn_poker(players=3)", 50),
     # 1.8M histories: OpenSpiel's solver takes minutes an iteration.
     pytest.param("leduc_poker(players=3)", 2, marks=pytest.mark.slow)])
 def test_average_policy_tables_match_openspiels_xfp(name, iterations):

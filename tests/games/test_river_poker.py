@@ -172,6 +172,8 @@ def test_tensor_and_string():
           "[Observer: 0][Private: QdAc][Board: KhTc7d5sJh][Pot: 7][Betting: cr]")
 
 
+# Slow: tests/games/test_games.py's OpenSpiel checks stay.
+@pytest.mark.slow
 def test_openspiel_cpp_and_python_tools_agree():
   """C++ CFR and exploitability run on the Python game and match the Python tools."""
   game = pyspiel.load_game(SMALL)

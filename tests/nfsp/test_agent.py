@@ -273,6 +273,8 @@ def test_sl_memory_policy_counts_actions_per_information_state():
       np.array(list(tabular.state_lookup.values()))] >= 0).all()
 
 
+# Slow: the fused call's numbers: tests/test_same_numbers.py.
+@pytest.mark.slow
 def test_learning_together_is_learning_one_agent_after_the_other():
   """`FusedLearning` (one compiled call for several agents, as the batched
   driver makes them) takes the same updates as each agent's own `learn`:

@@ -138,6 +138,8 @@ def test_an_iteration_fits_v_to_the_returns():
       np.array([[1.0, 0.0]], np.float32), np.ones((1, 2))), [[1.0, 0.0]])
 
 
+# Slow: ARM learning: test_nfsp_arm_learns_kuhn stays.
+@pytest.mark.slow
 def test_arm_average_play_approaches_rock_paper_scissors_equilibrium():
   """Plain ARM on a one-state game: ARM's own policy starts far from the
   uniform equilibrium (a random network's regret matching) and keeps moving

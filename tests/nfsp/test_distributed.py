@@ -81,6 +81,9 @@ def test_records_moved_between_copies_are_what_one_agent_stores():
       np.testing.assert_array_equal(x, y)
 
 
+# Slow: Ray, 40 s; the records' and games' bookkeeping without Ray stays (Ray
+# itself runs only in the slow run).
+@pytest.mark.slow
 def test_two_actors_feed_the_learner_and_get_its_weights():
   loop = distributed.DistributedSelfPlay(KUHN, SMALL, seed=0, distributed=TWO)
   try:

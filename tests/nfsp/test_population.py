@@ -72,6 +72,8 @@ def test_members_are_the_runs_they_would_be_alone(leduc, learning):
     _assert_same_run(member, single)
 
 
+# Slow: 45 s; test_members_are_the_runs_they_would_be_alone stays (seeds).
+@pytest.mark.slow
 def test_a_sweep_is_one_population(leduc):
   """Members differing in learning rates, eta, exploration, target refits
   and M_SL's kind are each their single run."""
@@ -108,6 +110,8 @@ def test_arm_members(leduc):
     _assert_same_run(member, single, weights_rtol=1e-5)
 
 
+# Slow: 70 s; test_a_population_of_one_is_its_single_run saves and restores.
+@pytest.mark.slow
 def test_resume_continues_exactly(leduc, tmp_path):
   """Saved after 1,000 episodes and restored into a new population, it ends
   where the uninterrupted one does; another population's checkpoint is

@@ -117,6 +117,9 @@ def test_preflop_index_bijection():
   _assert_bijection(np.array(list(itertools.combinations(range(52), 2))), 169)
 
 
+# Slow: test_preflop_index_bijection and the index's invariance on every round
+# (test_index_is_invariant_and_inverse) stay.
+@pytest.mark.slow
 def test_flop_index_bijection():
   # Every class has a hand whose hole cards are one of the 169 preflop
   # representatives (permute its suits), so these hands reach every class.

@@ -94,6 +94,9 @@ def test_a_run_logs_at_zero_every_eval_every_and_checkpoints_at_the_end(
   assert progress["step"] == steps[-1]
 
 
+# Slow: the NFSP binary's resume: tests/run/test_run_directory.py's
+# test_ctrl_c_...[nfsp].
+@pytest.mark.slow
 def test_a_resumed_run_loses_nothing(kuhn, single, tmp_path):
   _, uninterrupted = single
   _train(tmp_path, _single(kuhn), EVAL_EVERY)
@@ -103,6 +106,9 @@ def test_a_resumed_run_loses_nothing(kuhn, single, tmp_path):
       [row[c] for c in columns] for row in uninterrupted]
 
 
+# Slow: its fixture trains a population for 60 s; the band's arithmetic is
+# tests/run/test_curves.py's.
+@pytest.mark.slow
 def test_the_population_curve_holds_each_member_and_each_groups_band(
     seeds_0_and_2):
   rows = seeds_0_and_2
@@ -119,6 +125,8 @@ def test_the_population_curve_holds_each_member_and_each_groups_band(
     assert {"br_gap_0/seed2", "rl_loss/seed0"} <= set(row)
 
 
+# Slow: the population's exactness is tests/nfsp/test_population.py's.
+@pytest.mark.slow
 def test_a_member_is_the_run_of_its_seed(single, seeds_0_and_2):
   """Member seed0 evaluates at the single run's episode counts and finds
   its exploitability to the last bit."""

@@ -62,6 +62,12 @@ TARGETS = {"xfp": (30, 60, 90), "fsp": (200, 400, 600),
            "nfsp_actors": (1000, 2000, 3000)}
 
 
+def _slow(binaries, slow):
+  """`binaries` as parameters, those in `slow` marked slow."""
+  return [pytest.param(b, marks=pytest.mark.slow) if b in slow else b
+          for b in binaries]
+
+
 def _command(binary, output, target, *extra):
   flags, target_flag, _ = BINARIES[binary]
   script = "nfsp" if binary.startswith("nfsp") else binary
@@ -99,7 +105,10 @@ def _assert_consistent(rows, kept, checkpoint_progress):
   assert rows[len(kept)]["seconds"] >= checkpoint_progress["seconds"]
 
 
-@pytest.mark.parametrize("binary", SINGLE_PROCESS)
+# Slow: [xfp] and NFSP's; [fsp] and [smooth_uct] stay (the NFSP binary's
+# resume: test_ctrl_c_...[nfsp]).
+@pytest.mark.parametrize("binary", _slow(
+    SINGLE_PROCESS, ("xfp", "nfsp", "nfsp_rl_environment")))
 def test_resume_after_a_crash_cuts_the_curve_to_the_checkpoint(tmp_path,
                                                                binary):
   """A crash after rows were logged past the last checkpoint, while a row was
@@ -147,9 +156,11 @@ def test_resume_after_a_crash_cuts_the_curve_to_the_checkpoint(tmp_path,
     assert all(row["br_gap_0"] >= -1e-9 for row in rows)
 
 
-# The run directory decides this before any driver starts: one NFSP driver.
-@pytest.mark.parametrize("binary", [b for b in SINGLE_PROCESS
-                                    if b != "nfsp_rl_environment"])
+# The run directory decides this before any driver starts: one NFSP driver,
+# and that one slow (the other binaries stay).
+@pytest.mark.parametrize("binary", _slow([b for b in SINGLE_PROCESS
+                                          if b != "nfsp_rl_environment"],
+                                         ("nfsp",)))
 def test_a_run_without_checkpoint_starts_a_fresh_curve(tmp_path, binary):
   """A run that crashed before its first checkpoint left a curve: the next
   run starts a fresh one (and its clocks from zero), as does --noresume."""
@@ -180,7 +191,10 @@ def test_a_run_without_checkpoint_starts_a_fresh_curve(tmp_path, binary):
   assert _steps(_rows(output)) == _steps(rows)
 
 
-@pytest.mark.parametrize("binary", list(BINARIES))
+# Slow: NFSP's (Ray's 120 s; Ray runs only in the slow run); [xfp], [fsp],
+# [smooth_uct] stay, and the NFSP binary resumes in test_ctrl_c_...[nfsp].
+@pytest.mark.parametrize("binary", _slow(
+    list(BINARIES), ("nfsp", "nfsp_rl_environment", "nfsp_actors")))
 def test_killed_at_a_random_moment_and_resumed(tmp_path, binary):
   """SIGKILL at a random moment after the first checkpoint: the resumed run
   finishes with every evaluation in its curve once, in order."""
