@@ -1,6 +1,7 @@
-"""examples/nfsp.py --seeds / --sweep: a population's curve and resume
-through the binary itself (the members, their rows and the bands are
-tests/test_sweep.py's and tests/test_nfsp_training.py's)."""
+"""examples/nfsp.py: NFSP-ARM and ARM by preset, Limit Hold'em's columns, and
+--seeds / --sweep: a population's curve and resume through the binary itself
+(the members, their rows and the bands are tests/nfsp/test_sweep.py's and
+tests/run/test_nfsp_training.py's)."""
 
 import os
 import subprocess
@@ -10,8 +11,8 @@ import pytest
 
 from nfsp_spiel.run import curves
 
-EXAMPLES = os.path.join(os.path.dirname(__file__), os.pardir, os.pardir,
-                        "examples")
+from . import binaries
+
 # Small memories that train within 2000 Kuhn episodes.
 FLAGS = ["--game=kuhn_poker", "--eval_every=1000", "--checkpoint_every=1000",
          "--replay_buffer_capacity=2000", "--reservoir_buffer_capacity=2000",
@@ -19,7 +20,7 @@ FLAGS = ["--game=kuhn_poker", "--eval_every=1000", "--checkpoint_every=1000",
 
 
 def _command(output, *flags):
-  return [sys.executable, os.path.join(EXAMPLES, "nfsp.py"), *FLAGS, *flags,
+  return [sys.executable, os.path.join(binaries.EXAMPLES, "nfsp.py"), *FLAGS, *flags,
           f"--output_dir={output}"]
 
 
@@ -61,3 +62,48 @@ def test_a_resumed_population_loses_nothing(population, tmp_path):
   columns = [c for c in resumed[0] if "seconds" not in c and "loss" not in c]
   assert [[row[c] for c in columns] for row in resumed] == [
       [row[c] for c in columns] for row in uninterrupted]
+
+
+@pytest.mark.parametrize("preset,column", [
+    ("nfsp_arm", "exploitability"),
+    # Slow: [nfsp_arm-exploitability] stays.
+    pytest.param("arm", "exploitability_best_response",
+                 marks=pytest.mark.slow)])
+def test_nfsp_binary_trains_nfsp_arm_and_arm(tmp_path, preset, column):
+  """One binary for NFSP, NFSP-ARM and plain ARM (whose own policy is
+  what its curve measures)."""
+  binaries.run("nfsp.py", "--game=kuhn_poker", f"--preset={preset}",
+       "--episodes=3000", "--eval_every=3000", "--checkpoint_every=3000",
+       "--backend=tree", f"--output_dir={tmp_path}")
+  rows = binaries.curve(tmp_path)
+  # Batched self-play ends its games in play past --episodes.
+  assert len(rows) == 2 and 3000 <= rows[-1]["step"] < 3100
+  # Kuhn's exploitability, a mean of best-response values: at most 2 chips.
+  assert all(0 <= row[column] <= 2 for row in rows)
+
+
+# Slow (30 s): LBR and the baselines are tests/test_lbr.py's and
+# tests/test_matches.py's; this is the binary's Limit Hold'em columns.
+@pytest.mark.slow
+def test_nfsp_binary_measures_lhe_against_the_baseline_and_lbr(tmp_path):
+  """Limit Hold'em has no exact best response: the curve holds mbb/h
+  against the equity-threshold player and the shipped SmooCT-like profile
+  (here on stand-in bucket tables), and LBR's winnings."""
+  flags = ["--game=nfsp_lhe", "--preset=lhe", "--hidden_layers=16",
+           "--replay_buffer_capacity=2000",
+           "--reservoir_buffer_capacity=2000", "--episodes=256",
+           "--eval_every=256", "--checkpoint_every=256", "--eval_deals=4",
+           "--smooct_deals=4", "--lbr_hands=2",
+           "--eval_policies=average,greedy_average", f"--output_dir={tmp_path}"]
+  binaries.run("nfsp.py", *flags, env=binaries.stand_in_tables(tmp_path / "cache"))
+  with open(tmp_path / "curve.csv", encoding="utf-8") as curve:
+    header, *rows = curve.read().splitlines()
+  assert {"mbb_per_hand_vs_equity_threshold", "lbr_mbb_per_hand",
+          "mbb_per_hand_vs_smooct", "mbb_per_hand_vs_smooct_greedy_average",
+          } <= set(header.split(",")) and len(rows) == 2
+  result = subprocess.run(
+      [sys.executable, os.path.join(binaries.EXAMPLES, "nfsp.py"), *flags,
+       "--lbr_hands=3"], capture_output=True, text=True, timeout=300,
+      check=False)
+  assert "--lbr_hands=3: LBR plays each deal in both seats" in result.stderr
+
