@@ -11,9 +11,7 @@ from open_spiel.python.algorithms import get_all_states
 
 import nfsp_spiel  # noqa: F401
 from nfsp_spiel import evaluation
-from nfsp_spiel.trees import public_tree
 from nfsp_spiel.trees import sequence_form
-from nfsp_spiel.fictitious_play import n_player
 from nfsp_spiel.fictitious_play import xfp
 
 
@@ -232,43 +230,6 @@ def test_bad_config(kwargs, match):
     xfp.XFPConfig(**kwargs)
 
 
-def test_public_tree_forms_equal_the_walked_tree():
-  """nfsp_leduc's public tree x hands gives the walked tree's values, and
-  XFP on it follows XFP on OpenSpiel's leduc_poker."""
-  game = pyspiel.load_game("nfsp_leduc(ranks=4)")
-  walked = sequence_form.SequenceForm(game)
-  public = public_tree.public_tree_form(game)
-  rng = np.random.default_rng(1)
-  for _ in range(3):
-    profile = walked.to_tabular([walked.random_strategy(p, rng)
-                                 for p in (0, 1)])
-    np.testing.assert_allclose(
-        public.values(public.strategies_of(profile)),
-        walked.values(walked.strategies_of(profile)), atol=1e-12)
-  ours = xfp.XFPSolver(pyspiel.load_game("nfsp_leduc"))
-  openspiel_game = xfp.XFPSolver(pyspiel.load_game("leduc_poker"))
-  assert isinstance(ours.form, public_tree.PublicTreeSequenceForm)
-  for _ in range(100):
-    ours.iteration()
-    openspiel_game.iteration()
-  assert ours.exploitability() == pytest.approx(
-      openspiel_game.exploitability(), abs=1e-12)
-
-
-@pytest.mark.parametrize("name,cards", [("nfsp_leduc(ranks=4)", 8),
-                                        ("nfsp_leduc", 6)])
-def test_public_tree_counts_the_walked_trees_states(name, cards):
-  """The states below the deal, from the deal laws, are the walk's states
-  but for the deal's chance nodes (the root and one per first card)."""
-  game = pyspiel.load_game(name)
-  walked = get_all_states.get_all_states(game, include_terminals=True,
-                                         include_chance_states=True)
-  public = public_tree.public_tree_form(game)
-  assert public.num_states + 1 + cards == len(walked)
-  assert public.num_information_states == len(
-      policy_lib.TabularPolicy(game).state_lookup)
-
-
 def test_xfp_counts_the_papers_work_per_iteration():
   """Two best responses over every state, an update of every information
   state: Leduc's 9457 states and 936 information states per iteration."""
@@ -276,14 +237,6 @@ def test_xfp_counts_the_papers_work_per_iteration():
   for _ in range(3):
     solver.iteration()
   assert solver.state_visits == 3 * (2 * 9457 + 936)
-
-
-def test_river_poker_has_the_papers_ten_million_states():
-  """ICML 2015 sec. 5 / thesis 5.6.2: "about 10 million states"."""
-  form = public_tree.public_tree_form(pyspiel.load_game("river_poker"))
-  # 1081 holdings x 990 opponent holdings without a shared card, at each of
-  # the 9 public nodes (4 decisions, 5 terminals).
-  assert form.num_states == 1081 * 990 * 9
 
 
 def test_sixty_card_leduc_and_river_poker_compile_small():
@@ -428,38 +381,6 @@ def test_metagame_of_three_players_oracles():
         game.new_initial_state(), [form.to_tabular(profile)] * 3)
     for p in range(3):
       assert meta_games[p][entry] == pytest.approx(expected[p], abs=1e-12)
-
-
-@pytest.mark.parametrize("name", ["kuhn_poker(players=3)",
-                                  "kuhn_poker(players=4)"])
-def test_n_player_values_are_openspiels(name):
-  """Best responses against the others' joint reach, on-policy values and
-  NashConv of random profiles, against OpenSpiel's tree walks."""
-  game = pyspiel.load_game(name)
-  form = n_player.NPlayerSequenceForm(game)
-  rng = np.random.default_rng(0)
-  profile = [form.random_strategy(p, rng) for p in range(game.num_players())]
-  tabular = form.to_tabular(profile)
-  best, on_policy = form.values(profile)
-  for p in range(game.num_players()):
-    assert best[p] == pytest.approx(py_exploitability.best_response(
-        game, tabular, p)["best_response_value"], abs=1e-12)
-  np.testing.assert_allclose(on_policy, expected_game_score.policy_value(
-      game.new_initial_state(), [tabular] * game.num_players()), atol=1e-12)
-  assert evaluation.nash_conv(game, tabular) == pytest.approx(
-      py_exploitability.nash_conv(game, tabular), abs=1e-12)
-
-
-def test_n_player_form_of_a_two_player_game_is_the_two_player_form():
-  """The product over opponents reduces to the opponent's reach: on Leduc
-  both forms give the same values."""
-  game = pyspiel.load_game("leduc_poker")
-  general, two = n_player.NPlayerSequenceForm(game), (
-      sequence_form.SequenceForm(game))
-  rng = np.random.default_rng(2)
-  profile = [two.random_strategy(p, rng) for p in (0, 1)]
-  for got, expected in zip(general.values(profile), two.values(profile)):
-    np.testing.assert_allclose(got, expected, atol=1e-12)
 
 
 def test_three_player_kuhn_nash_conv_falls_and_checkpoints(tmp_path):
