@@ -1,6 +1,7 @@
 """The package's layers, as the import graph shows them (docs/layout.md): no
 import cycle, games import no algorithm, each lower layer imports only the
-layers below it, and no module goes by a name from before the layers."""
+layers below it, no module goes by a name from before the layers, and the
+test tree mirrors the package."""
 
 import ast
 import pathlib
@@ -176,3 +177,76 @@ def test_the_old_names_are_found():
       for line, name in [(1, "@.selfplay"), (2, "@.EVAL.curves"),
                          (2, "@/smooth_uct_lhe"), (3, "@.EVAL.read_curve"),
                          (5, "EVAL.plot_curves")]]
+
+
+# --- The test tree mirrors the package (docs/layout.md) ----------------------
+
+TESTS = ROOT / "tests"
+# The folders of tests/ that stand for no package module: the documentation
+# (README's snippets, the site, the reproduction ledger) and the repository
+# itself (its layers, a clone's import). tests/examples/ mirrors examples/.
+NOT_MODULES = ("docs", "repository")
+# At the top of tests/: the whole package against earlier commits, beside the
+# data they read (tests/data/).
+TOP_LEVEL = ("test_same_numbers.py", "test_old_checkpoints.py")
+
+
+def _mirrored(test):
+  """The file or folder that a test file's path names, or None:
+  tests/<package>/test_<module>.py -> nfsp_spiel/<package>/<module>.py
+  (tests/games/ -> games/), tests/<package>/test_<package>.py -> that
+  package's __init__.py, tests/examples/test_<binary>.py ->
+  examples/<binary>.py, tests/docs/ and tests/repository/ -> themselves."""
+  parts = test.relative_to(TESTS).parts
+  if len(parts) == 1:
+    return test if parts[0] in TOP_LEVEL else None
+  folders, name = parts[:-1], parts[-1]
+  if not (name.startswith("test_") and name.endswith(".py")):
+    return None
+  name = name.removeprefix("test_").removesuffix(".py")
+  if folders[0] in NOT_MODULES:
+    return TESTS / folders[0] if len(folders) == 1 else None
+  if folders[0] == "examples":
+    source = ROOT / "examples" / f"{name}.py"
+  elif folders[0] == "games":
+    source = ROOT.joinpath(*folders) / f"{name}.py"
+  else:
+    source = PACKAGE.joinpath(*folders) / f"{name}.py"
+  if not source.is_file() and name == folders[-1]:
+    source = source.parent / "__init__.py"
+  return source if source.is_file() else None
+
+
+def _unmirrored(tests):
+  return [test.relative_to(TESTS).as_posix() for test in tests
+          if _mirrored(test) is None]
+
+
+def _test_files():
+  return sorted(path for path in TESTS.rglob("test_*.py")
+                if "data" not in path.relative_to(TESTS).parts[:-1])
+
+
+def test_the_test_tree_mirrors_the_package():
+  """Each test file stands beside the module it tests, so that a module's
+  tests are found by its path; each test folder is a package (the same file
+  name may stand in two folders, as tests/examples/test_xfp.py and
+  tests/fictitious_play/test_xfp.py do)."""
+  tests = _test_files()
+  assert len(tests) > 40
+  assert _unmirrored(tests) == []
+  folders = {test.parent for test in tests} - {TESTS}
+  assert sorted(folder.relative_to(TESTS).as_posix() for folder in folders
+                if not (folder / "__init__.py").is_file()) == []
+
+
+def test_a_test_file_that_mirrors_nothing_is_found():
+  mirrored = ["nfsp/test_agent.py", "smooth_uct/test_lhe.py",
+              "games/test_nfsp_lhe.py", "games/test_games.py",
+              "examples/test_xfp.py", "docs/test_readme.py",
+              "test_same_numbers.py"]
+  stray = ["test_smooth_uct_lhe.py", "evaluation/test_diagnostics.py",
+           "games/test_conformance.py", "examples/test_examples.py",
+           "nfsp/deeper/test_agent.py", "docs/site/test_nav.py",
+           "benchmarks/test_speed.py"]
+  assert _unmirrored([TESTS / name for name in mirrored + stray]) == stray
