@@ -3,7 +3,9 @@
 * `as_policy`, `as_tabular`: OpenSpiel policies from agents, callables or
   per-player policies (`public_tree_tabular` for River poker and nfsp_leduc).
 * `exploitability`, `nash_conv`, `best_response_values`: OpenSpiel's tools,
-  with an exact vectorised best response for River poker.
+  with an exact vectorised best response for River poker and nfsp_leduc, and
+  exact best responses on arrays for sequential games of more than two
+  players (`trees.sequence_form.NPlayerSequenceForm`).
 * `seat_values`: a policy's exact expected return in each seat against a
   fixed opponent (uniform random by default).
 * `best_response_gaps`, `best_response_quality` (thesis eq. 5.2),

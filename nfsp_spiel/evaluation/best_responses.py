@@ -2,7 +2,13 @@
 
 Two-player zero-sum games go through OpenSpiel's C++ best response
 (`pyspiel.TabularBestResponse`, `pyspiel.expected_returns`) on the tabulated
-policy; other games through OpenSpiel's Python `exploitability` module. River
+policy; other sequential games with information-state strings (three-player
+Kuhn and Leduc, general-sum games) on the arrays of
+`sequence_form.NPlayerSequenceForm` (compiled once per game and cached; best
+responses to the others' joint reach, the same values as OpenSpiel's Python
+`exploitability` module, which walks the tree per player and on
+`leduc_poker(players=3)` takes minutes an evaluation:
+`benchmarks/nash_conv_vs_openspiel.py`); the rest through that module. River
 poker and `nfsp_leduc`, whose ~10M (River, 60-card Leduc) states OpenSpiel
 cannot walk here, use the exact vectorised best response on their public tree
 x private hands (`public_tree`), tested equal to OpenSpiel's tools on every
@@ -21,6 +27,7 @@ from open_spiel.python.algorithms import expected_game_score
 from open_spiel.python.algorithms import exploitability as py_exploitability
 
 from nfsp_spiel.trees import public_tree
+from nfsp_spiel.trees import sequence_form
 from nfsp_spiel.evaluation import policies
 
 Values = collections.namedtuple("Values", "best_response on_policy")
@@ -30,6 +37,21 @@ Values = collections.namedtuple("Values", "best_response on_policy")
 def public_tree_form(game_string):
   """The (cached) public-tree sequence form of River poker or nfsp_leduc."""
   return public_tree.public_tree_form(pyspiel.load_game(game_string))
+
+
+@functools.lru_cache(maxsize=2)
+def n_player_form(game_string):
+  """The (cached) `NPlayerSequenceForm` of a sequential game (compiling
+  `leduc_poker(players=3)` walks its 1.8M histories once: 20 s on a loaded
+  2-core machine)."""
+  return sequence_form.NPlayerSequenceForm(pyspiel.load_game(game_string))
+
+
+def _on_arrays(game):
+  """Whether `best_response_values` evaluates `game` on an
+  `NPlayerSequenceForm`: sequential games with information-state strings
+  that OpenSpiel's C++ best response does not take."""
+  return not _uses_cpp(game) and not sequence_form.sequential_problems(game)
 
 
 def _public_tree_strategies(form, source):
@@ -88,6 +110,9 @@ def best_response_values(game, policy):
     form = public_tree_form(str(game))
     return Values(*form.values(_public_tree_strategies(form, policy)))
   tabular = policies.as_tabular(game, policy)
+  if _on_arrays(game):
+    form = n_player_form(str(game))
+    return Values(*form.values(form.strategies_of(tabular)))
   if _uses_cpp(game):
     table = _cpp_table(tabular)
     root = game.new_initial_state()

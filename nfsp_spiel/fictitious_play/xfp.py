@@ -16,7 +16,7 @@ moves the average towards it with effective stepsize lambda(u) per state u:
 
 The game is compiled once into sequence-form arrays (`sequence_form`; River
 poker and nfsp_leduc into their public tree x hands, `public_tree`; games of
-more than two players into `n_player.NPlayerSequenceForm`, where a best
+more than two players into `sequence_form.NPlayerSequenceForm`, where a best
 response weighs each terminal by the product of the others' reach), so an
 iteration is a handful of vectorised operations, linear in the tree size.
 `XFPSolver` has the interface of OpenSpiel's `fictitious_play.XFPSolver`

@@ -30,7 +30,9 @@ from nfsp_spiel.smooth_uct import lhe
 EXPLOITABILITY = "exploitability"
 # Beyond two players fictitious play promises no Nash equilibrium, and the
 # measure is the sum over players (OpenSpiel's `nash_conv`), as the XFP and
-# FSP binaries log it.
+# FSP binaries log it; `evaluation.nash_conv` computes it exactly on the
+# game's `NPlayerSequenceForm` arrays (OpenSpiel's tree walks take minutes
+# an evaluation on three-player Leduc).
 NASH_CONV = "nash_conv"
 EXACT = {EXPLOITABILITY: evaluation.exploitability,
          NASH_CONV: evaluation.nash_conv}

@@ -15,6 +15,10 @@ A behavioural strategy is an (information states x actions) array per
 player. Realization probabilities, best responses by backward induction over
 information states, and values against a profile are then a few `bincount`s
 and one short loop over information-state depths, linear in the tree size.
+
+`NPlayerSequenceForm` compiles sequential games of any number of players and
+any utility the same way (best responses to the others' joint reach, exact
+NashConv).
 """
 
 import collections
@@ -44,6 +48,14 @@ def sequential_problems(game):
   return problems
 
 
+def check_sequential(game, who):
+  """Raises ValueError unless `who` can compile `game` for N players."""
+  problems = sequential_problems(game)
+  if problems:
+    raise ValueError(f"{who} needs a sequential game with information-state "
+                     f"strings; {game} has {', '.join(problems)}")
+
+
 def check_two_player_zero_sum(game, who):
   """Raises ValueError unless `game` suits a two-player zero-sum solver."""
   game_type = game.get_type()
@@ -65,7 +77,7 @@ class SequenceForm:
 
   Subclasses compile other representations into the same strategy space
   (`public_tree.PublicTreeSequenceForm`), or other games
-  (`fictitious_play.n_player.NPlayerSequenceForm`); they override `_check`,
+  (`NPlayerSequenceForm`); they override `_check`,
   `_sequence_payoffs`, `value` and `player_value`, the only methods that look
   at the kind of game or its payoffs.
   """
@@ -260,6 +272,78 @@ class SequenceForm:
       rows = [np.array([tabular.state_lookup[k] for k in keys], np.int64)
               for keys in self.keys]
     return [tabular.action_probability_array[r] for r in rows]
+
+
+class NPlayerSequenceForm(SequenceForm):
+  """A sequential game of N players on sequence-form arrays (any utility).
+
+  Each player's best response is to the others' joint reach: a terminal
+  history's payoff is weighted by chance times the product over the
+  opponents of their realization probabilities (sequence-form reach is a
+  product over players, von Stengel 1996). `nash_conv` is the sum over
+  players of what a best response gains over the profile's value (for two
+  players of a zero-sum game, twice the exploitability); fictitious play
+  (`fictitious_play.n_player`) and the evaluation module
+  (`evaluation.nash_conv`) compute it here.
+
+  `best_response(player, strategies)` takes the whole profile (`player`'s own
+  strategy is unread), where the two-player form takes the opponent's.
+  """
+
+  def __init__(self, game, tree=None):
+    super().__init__(game, tree)
+    t = self.game_tree
+    self.num_players = game.num_players()
+    # Every player's payoff per terminal: general-sum, unlike `utility`.
+    self.returns = t.returns[t.player == game_tree.TERMINAL]
+
+  def _check(self, game):
+    check_sequential(game, "NPlayerSequenceForm")
+
+  def _reach_of_others(self, player, strategies):
+    """Per terminal: chance times the product over the players other than
+    `player` of their realization probabilities (`player`=None: over all)."""
+    reach = self.chance
+    for other, strategy in enumerate(strategies):
+      if other != player:
+        reach = reach * self.reach(other, strategy)[
+            self.terminal_sequence[other]]
+    return reach
+
+  def _sequence_payoffs(self, player, opponent_strategy):
+    """Per own sequence, the payoff of terminals it is the last one before,
+    weighted by chance and the others' joint reach (`opponent_strategy` is
+    the whole profile)."""
+    weights = self.returns[:, player] * self._reach_of_others(
+        player, opponent_strategy)
+    return np.bincount(self.terminal_sequence[player], weights,
+                       minlength=self.num_sequences[player])
+
+  def on_policy_values(self, strategies):
+    """Every player's expected utility under the profile."""
+    return self._reach_of_others(None, strategies) @ self.returns
+
+  def value(self, strategies):
+    """Player 0's expected utility under the profile."""
+    return float(self.on_policy_values(strategies)[0])
+
+  def player_value(self, strategies, player):
+    return float(self.on_policy_values(strategies)[player])
+
+  def values(self, strategies):
+    """(best-response values, on-policy values) of every player."""
+    best = [self.best_response(p, strategies)[0]
+            for p in range(self.num_players)]
+    return np.array(best), self.on_policy_values(strategies)
+
+  def nash_conv(self, strategies):
+    """Sum over players of a best response's gain over the profile's value."""
+    best, on_policy = self.values(strategies)
+    return float(np.sum(best - on_policy))
+
+  def exploitability(self, strategies):
+    """OpenSpiel's exploitability: NashConv / number of players."""
+    return self.nash_conv(strategies) / self.num_players
 
 
 class OpenSpielTieBreak:
