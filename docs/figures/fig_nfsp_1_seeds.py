@@ -35,7 +35,7 @@ then, for the ledger's pre-registered noise test (its last 1e7 episodes
 against 2e7-3e7). At that length one process a seed uses every core where a
 population uses one (a population is no faster than one run on this CPU,
 BUILD_NOTES), so its seeds train as separate runs (`--seed k`, each the
-population's member k: `tests/test_population.py`), all at once, each in
+population's member k: `tests/nfsp/test_population.py`), all at once, each in
 `runs/figures/nfsp_fig1_seeds/<run>/seed<k>`; their curves are copied to
 `data/nfsp_fig1_seeds/<run>/seed<k>/curve.csv` and combined into the
 population curve's columns. The population that ran first to 9.4M

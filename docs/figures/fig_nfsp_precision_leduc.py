@@ -10,7 +10,7 @@ This machine's CPU has no bfloat16 units, where `examples/nfsp.py` refuses
 bfloat16 (emulated products are slower than float32). TensorFlow computes the
 same bfloat16-rounded products on any CPU, only slower, so for this check
 the run goes through the binary in this process with the units pretended
-(`core.hardware.bfloat16_units`), as `tests/test_precision.py` does. Acting is
+(`core.hardware.bfloat16_units`), as `tests/nfsp/test_networks.py` does. Acting is
 float32 numpy in both precisions. The checkpoint stays under
 `runs/figures/nfsp_precision/` (the same command resumes it); the curve is
 copied to `data/nfsp_precision/bfloat16/curve.csv`.

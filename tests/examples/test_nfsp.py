@@ -51,7 +51,7 @@ def test_the_curve_holds_each_member_and_the_mean_with_its_band(population):
   assert os.path.getsize(output / "curve.png") > 0
 
 
-# Slow (80 s): the population's resume is tests/test_population.py's
+# Slow (80 s): the population's resume is tests/nfsp/test_population.py's
 # test_resume_continues_exactly; this is the binary's, through the same
 # open_run every binary's resume tests cover.
 @pytest.mark.slow
@@ -82,8 +82,9 @@ def test_nfsp_binary_trains_nfsp_arm_and_arm(tmp_path, preset, column):
   assert all(0 <= row[column] <= 2 for row in rows)
 
 
-# Slow (30 s): LBR and the baselines are tests/test_lbr.py's and
-# tests/test_matches.py's; this is the binary's Limit Hold'em columns.
+# Slow (30 s): LBR and the baselines are tests/evaluation/test_lbr.py's and
+# tests/evaluation/test_matches.py's; this is the binary's Limit Hold'em
+# columns.
 @pytest.mark.slow
 def test_nfsp_binary_measures_lhe_against_the_baseline_and_lbr(tmp_path):
   """Limit Hold'em has no exact best response: the curve holds mbb/h

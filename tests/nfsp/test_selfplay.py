@@ -195,7 +195,8 @@ def test_grouped_learning_is_learning_deferred():
 
 
 # Slow (100 s): 100k episodes. NFSP learning in the default run:
-# tests/test_openspiel_nfsp.py (OpenSpiel's Kuhn example, one import changed).
+# tests/nfsp/test_openspiel_nfsp.py (OpenSpiel's Kuhn example, one import
+# changed).
 @pytest.mark.slow
 def test_kuhn_convergence_fixed_seed():
   """`NFSPConfig.leduc()` as shipped on Kuhn, 100k episodes: exploitability
@@ -245,7 +246,7 @@ def test_bad_input(tmp_path):
 
 
 # Slow (110 s): two whole runs and a resume. The bit rows' round trip is
-# tests/test_replay_memory.py's; this is the whole-run equivalence.
+# tests/nfsp/test_replay_memory.py's; this is the whole-run equivalence.
 @pytest.mark.slow
 def test_bit_packed_memory_trains_and_resumes_exactly(tmp_path):
   """Memories stored as bits hold the same records as bytes (M_SL) and

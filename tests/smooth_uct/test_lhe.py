@@ -147,8 +147,9 @@ def test_one_information_state_per_player_joins_per_episode(game,
 def test_policies_on_nfsp_lhe_states(game, fake_tables):
   """The policies read N(u, a) / N(u) and argmax Q(u, a) at the state's
   information state: its betting node and the bucket of its player's cards
-  on the round (`board_buckets.bucket`, which tests/test_board_buckets.py
-  checks against the index tables), uniform where unvisited."""
+  on the round (`board_buckets.bucket`, which
+  tests/poker/test_board_buckets.py checks against the index tables), uniform
+  where unvisited."""
   search = lhe.SmoothUCTLHE(game, seed=2, tables=fake_tables)
   search.run(50_000)
   average, greedy = search.average_policy(), search.greedy_policy()
@@ -268,7 +269,7 @@ def test_each_episode_plays_with_the_buckets_of_its_own_cards(game,
   """The kernel deals two episodes ahead and looks buckets up a step before
   it plays them: every episode's buckets must still be those of its own
   cards (`board_buckets.bucket`, checked against the index tables in
-  tests/test_board_buckets.py), and the deals fresh ones."""
+  tests/poker/test_board_buckets.py), and the deals fresh ones."""
   search = lhe.SmoothUCTLHE(game, seed=8, tables=fake_tables,
                                        threads=1)
   record = np.zeros((500, 17), np.int64)
