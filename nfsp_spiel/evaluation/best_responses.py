@@ -54,6 +54,38 @@ def _on_arrays(game):
   return not _uses_cpp(game) and not sequence_form.sequential_problems(game)
 
 
+def _n_player_strategies(form, game, source):
+  """Strategy arrays on `form` of anything `as_policy` takes: each player's
+  rows read from its `TabularPolicy` where it has one over every information
+  state (checked on the arrays as `checked_probabilities` checks a state;
+  tabulating a three-player Leduc profile afresh takes seconds), else from
+  `as_tabular`."""
+  policy = policies.as_policy(game, source)
+  strategies = []
+  for player in range(game.num_players()):
+    own = (policy.policy_of(player)
+           if isinstance(policy, policies.PerPlayerPolicy) else policy)
+    try:
+      if not isinstance(own, policy_lib.TabularPolicy):
+        raise KeyError(player)
+      strategy = own.action_probability_array[[
+          own.state_lookup[key] for key in form.keys[player]]]
+    except KeyError:  # not a table over every information state
+      return form.strategies_of(policies.as_tabular(game, policy))
+    legal = form.legal[player]
+    malformed = ((strategy < 0).any(1) | ((strategy > 0) & ~legal).any(1) |
+                 (np.abs(np.where(legal, strategy, 0.0).sum(1) - 1.0) > 1e-6))
+    if malformed.any():
+      row = int(np.flatnonzero(malformed)[0])
+      state = form.states[player][row]
+      policies.checked_probabilities(  # raises, naming the state
+          {a: p for a, p in enumerate(strategy[row]) if p != 0},
+          state.legal_actions(), form.num_actions,
+          lambda s=state, q=player: s.information_state_string(q))
+    strategies.append(strategy)
+  return strategies
+
+
 def _public_tree_strategies(form, source):
   """Strategy arrays of anything `as_policy` takes, distributions checked."""
   policy = policies.as_policy(form.game, source)
@@ -109,10 +141,10 @@ def best_response_values(game, policy):
   if game.get_type().short_name in PUBLIC_TREE_GAMES:
     form = public_tree_form(str(game))
     return Values(*form.values(_public_tree_strategies(form, policy)))
-  tabular = policies.as_tabular(game, policy)
   if _on_arrays(game):
     form = n_player_form(str(game))
-    return Values(*form.values(form.strategies_of(tabular)))
+    return Values(*form.values(_n_player_strategies(form, game, policy)))
+  tabular = policies.as_tabular(game, policy)
   if _uses_cpp(game):
     table = _cpp_table(tabular)
     root = game.new_initial_state()

@@ -40,6 +40,10 @@ class PerPlayerPolicy(policy_lib.Policy):
     player = state.current_player() if player_id is None else player_id
     return self._policies[player].action_probabilities(state, player)
 
+  def policy_of(self, player):
+    """The policy that plays `player`."""
+    return self._policies[player]
+
 
 def _agent_player(agent):
   player = getattr(agent, "player_id", getattr(agent, "_player_id", None))
