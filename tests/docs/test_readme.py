@@ -15,7 +15,8 @@ import sys
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
 FAST = {"ITERATIONS": "20", "EPISODES": "3000", "DEALS": "20"}
 
 

@@ -17,7 +17,8 @@ import tomllib
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
 _SPEC = importlib.util.spec_from_file_location(
     "make_ledger", os.path.join(ROOT, "docs", "reproduction", "make_ledger.py"))
 make_ledger = importlib.util.module_from_spec(_SPEC)

@@ -7,8 +7,8 @@ from . import binaries
 
 def test_evaluate_cfr(tmp_path):
   out = binaries.run("evaluate_cfr.py", "--game=kuhn_poker", "--iterations=40",
-             "--eval_every=20", "--match_deals=200",
-             f"--output_dir={tmp_path}")
+                     "--eval_every=20", "--match_deals=200",
+                     f"--output_dir={tmp_path}")
   rows = binaries.curve(tmp_path)
   assert [row["step"] for row in rows] == [20, 40]
   assert rows[-1]["exploitability"] < 0.05  # CFR after 40 iterations of Kuhn

@@ -3,11 +3,13 @@
 from . import binaries
 
 def test_fsp_runs_and_resumes(tmp_path):
-  binaries.run("fsp.py", "--game=kuhn_poker", "--seconds=0.5", "--eval_seconds=0.2",
-       "--memory_episodes=1000", f"--output_dir={tmp_path}")
+  binaries.run("fsp.py", "--game=kuhn_poker", "--seconds=0.5",
+               "--eval_seconds=0.2", "--memory_episodes=1000",
+               f"--output_dir={tmp_path}")
   before = binaries.curve(tmp_path)
-  binaries.run("fsp.py", "--game=kuhn_poker", "--seconds=1.0", "--eval_seconds=0.2",
-       "--memory_episodes=1000", f"--output_dir={tmp_path}")
+  binaries.run("fsp.py", "--game=kuhn_poker", "--seconds=1.0",
+               "--eval_seconds=0.2", "--memory_episodes=1000",
+               f"--output_dir={tmp_path}")
   binaries.assert_resumed(tmp_path, before)
   rows = binaries.curve(tmp_path)
   # The training clock goes on from the first run's, to the second's 1 s.

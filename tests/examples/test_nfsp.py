@@ -20,8 +20,8 @@ FLAGS = ["--game=kuhn_poker", "--eval_every=1000", "--checkpoint_every=1000",
 
 
 def _command(output, *flags):
-  return [sys.executable, os.path.join(binaries.EXAMPLES, "nfsp.py"), *FLAGS, *flags,
-          f"--output_dir={output}"]
+  return [sys.executable, os.path.join(binaries.EXAMPLES, "nfsp.py"), *FLAGS,
+          *flags, f"--output_dir={output}"]
 
 
 def _run(output, *flags):
@@ -73,8 +73,9 @@ def test_nfsp_binary_trains_nfsp_arm_and_arm(tmp_path, preset, column):
   """One binary for NFSP, NFSP-ARM and plain ARM (whose own policy is
   what its curve measures)."""
   binaries.run("nfsp.py", "--game=kuhn_poker", f"--preset={preset}",
-       "--episodes=3000", "--eval_every=3000", "--checkpoint_every=3000",
-       "--backend=tree", f"--output_dir={tmp_path}")
+               "--episodes=3000", "--eval_every=3000",
+               "--checkpoint_every=3000", "--backend=tree",
+               f"--output_dir={tmp_path}")
   rows = binaries.curve(tmp_path)
   # Batched self-play ends its games in play past --episodes.
   assert len(rows) == 2 and 3000 <= rows[-1]["step"] < 3100
@@ -96,7 +97,8 @@ def test_nfsp_binary_measures_lhe_against_the_baseline_and_lbr(tmp_path):
            "--eval_every=256", "--checkpoint_every=256", "--eval_deals=4",
            "--smooct_deals=4", "--lbr_hands=2",
            "--eval_policies=average,greedy_average", f"--output_dir={tmp_path}"]
-  binaries.run("nfsp.py", *flags, env=binaries.stand_in_tables(tmp_path / "cache"))
+  binaries.run("nfsp.py", *flags,
+               env=binaries.stand_in_tables(tmp_path / "cache"))
   with open(tmp_path / "curve.csv", encoding="utf-8") as curve:
     header, *rows = curve.read().splitlines()
   assert {"mbb_per_hand_vs_equity_threshold", "lbr_mbb_per_hand",

@@ -3,6 +3,7 @@ flags and counts, --help listing every flag without importing TensorFlow,
 usage errors in one line, a finished run that says so; and the fictitious
 play binaries beyond two players."""
 
+import json
 import os
 import re
 import subprocess
@@ -10,6 +11,8 @@ import sys
 
 import numpy as np
 import pytest
+
+from nfsp_spiel.core import checkpoints
 
 from . import binaries
 
@@ -21,7 +24,7 @@ from . import binaries
 def test_fictitious_play_logs_nash_conv_beyond_two_players(tmp_path, script,
                                                            flags):
   binaries.run(script, "--game=kuhn_poker(players=3)", *flags,
-       f"--output_dir={tmp_path}")
+               f"--output_dir={tmp_path}")
   rows = binaries.curve(tmp_path)
   assert "nash_conv" in rows[-1] and "exploitability" not in rows[-1]
   assert rows[-1]["nash_conv"] < 2.0625  # the uniform start's
@@ -46,9 +49,9 @@ def test_counts_are_whole_numbers(tmp_path, value, error):
 def test_a_bad_game_flag_is_one_line(tmp_path, script):
   """OpenSpiel's own error for an unknown game lists all ~130 names, twice."""
   result = subprocess.run(
-      [sys.executable, os.path.join(binaries.EXAMPLES, script), "--game=kuhn_poke",
-       f"--output_dir={tmp_path}"], capture_output=True, text=True,
-      timeout=300, check=False)
+      [sys.executable, os.path.join(binaries.EXAMPLES, script),
+       "--game=kuhn_poke", f"--output_dir={tmp_path}"], capture_output=True,
+      text=True, timeout=300, check=False)
   assert result.returncode == 1
   errors = [line for line in result.stderr.splitlines()
             if line.startswith("error")]
@@ -185,13 +188,13 @@ def test_an_output_dir_that_cannot_be_a_folder_is_one_line(tmp_path, script):
 def test_a_bad_game_parameter_is_said_once(tmp_path):
   """OpenSpiel printed its error itself before raising it."""
   stderr = binaries.fails("xfp.py", "--game=leduc_poker(foo=1)",
-                  f"--output_dir={tmp_path}")
+                          f"--output_dir={tmp_path}")
   assert stderr.count("Unknown parameter 'foo'") == 1, stderr
 
 
 def test_settings_an_algorithm_refuses_are_one_line(tmp_path):
   stderr = binaries.fails("xfp.py", "--game=goofspiel(players=3,num_cards=3)",
-                  f"--output_dir={tmp_path}")
+                          f"--output_dir={tmp_path}")
   assert "Traceback" not in stderr
   assert stderr.strip().splitlines()[-1].startswith(
       "error: XFPSolver needs a sequential game with information-state "
@@ -205,7 +208,10 @@ def test_a_range_the_parser_reads_as_a_number_gets_a_hint(tmp_path):
       capture_output=True, text=True, timeout=300, check=False)
   assert result.returncode == 1
   assert 'quote such a range (range0="22+")' in result.stderr
-  out = binaries.run("xfp.py", '--game=river_poker(range0="22+",min_rank=9,'
-             'board=9cTdJhQsKd)', "--iterations=2", "--eval_every=1",
-             "--checkpoint_every=2", f"--output_dir={tmp_path}")
-  assert 'range0="22+"' in out
+  binaries.run("xfp.py", '--game=river_poker(range0="22+",min_rank=9,'
+               'board=9cTdJhQsKd)', "--iterations=2", "--eval_every=1",
+               "--checkpoint_every=2", f"--output_dir={tmp_path}")
+  # The quoted range is the game's: its checkpoint's header names it.
+  with np.load(tmp_path / "checkpoint.npz") as data:
+    game = json.loads(str(data[checkpoints.HEADER]))["game"]
+  assert 'range0="22+"' in game and binaries.steps(tmp_path) == [0, 1, 2]

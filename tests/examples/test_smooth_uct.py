@@ -12,14 +12,14 @@ from . import binaries
 
 def test_smooth_uct_runs_and_resumes(tmp_path):
   out = binaries.run("smooth_uct.py", "--episodes=2e4", "--eval_every=1e4",
-             f"--output_dir={tmp_path}")
+                     f"--output_dir={tmp_path}")
   assert binaries.steps(tmp_path) == [10000, 20000]
   assert binaries.config(tmp_path)["c"] == 1.75  # the thesis' Kuhn preset
   size = os.path.getsize(tmp_path / "checkpoint.npz") / 2**20
   assert out.splitlines()[-1].endswith(f"checkpoint.npz ({size:,.1f} MB)")
   before = binaries.curve(tmp_path)
   binaries.run("smooth_uct.py", "--episodes=40_000", "--eval_every=10000",
-       f"--output_dir={tmp_path}")
+               f"--output_dir={tmp_path}")
   binaries.assert_resumed(tmp_path, before)
   assert binaries.steps(tmp_path) == [10000, 20000, 30000, 40000]
   # Kuhn's uniform profile is 0.458 from a Nash equilibrium.
@@ -30,7 +30,7 @@ def test_smooth_uct_takes_the_games_parameters(tmp_path):
   """Leduc gets the thesis' Leduc parameters (Kuhn's gave exploitability 1.4
   there); a game the thesis did not tune for needs --preset."""
   binaries.run("smooth_uct.py", "--game=leduc_poker", "--episodes=1000",
-       "--eval_every=1000", f"--output_dir={tmp_path}")
+               "--eval_every=1000", f"--output_dir={tmp_path}")
   assert binaries.config(tmp_path)["c"] == 18.0
   result = subprocess.run(
       [sys.executable, os.path.join(binaries.EXAMPLES, "smooth_uct.py"),

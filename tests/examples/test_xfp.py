@@ -3,12 +3,12 @@
 from . import binaries
 
 def test_xfp_runs_and_resumes(tmp_path):
-  binaries.run("xfp.py", "--game=kuhn_poker", "--iterations=50", "--eval_every=25",
-       f"--output_dir={tmp_path}")
+  binaries.run("xfp.py", "--game=kuhn_poker", "--iterations=50",
+               "--eval_every=25", f"--output_dir={tmp_path}")
   before = binaries.curve(tmp_path)
   assert binaries.steps(tmp_path) == [0, 25, 50]
-  binaries.run("xfp.py", "--game=kuhn_poker", "--iterations=100", "--eval_every=25",
-       f"--output_dir={tmp_path}")
+  binaries.run("xfp.py", "--game=kuhn_poker", "--iterations=100",
+               "--eval_every=25", f"--output_dir={tmp_path}")
   binaries.assert_resumed(tmp_path, before)
   rows = binaries.curve(tmp_path)
   assert binaries.steps(tmp_path) == [0, 25, 50, 75, 100]
