@@ -34,7 +34,7 @@ of +-1 standard error (`exploitability/mean`, `/low`, `/high`); one
 checkpoint holds the whole population.
 """
 
-import contextlib
+import dataclasses
 import functools
 import sys
 
@@ -46,6 +46,7 @@ import open_spiel.python.games  # noqa: F401
 
 import nfsp_spiel  # noqa: F401
 from nfsp_spiel.nfsp import config as nfsp_config
+from nfsp_spiel.nfsp import drivers
 from nfsp_spiel.run import curves
 import run_flags  # examples/run_flags.py
 
@@ -160,16 +161,6 @@ run_flags.define_count("checkpoint_every", 1_000_000, "Episodes between "
                      "checkpoints (a multiple of --eval_every).")
 
 
-@contextlib.contextmanager
-def flag_errors():
-  """The library's refusals start with the setting as its flag names it
-  (`seeds=0-x: ...`): each becomes a one-line usage error."""
-  try:
-    yield
-  except ValueError as error:
-    raise app.UsageError(f"--{error}") from None
-
-
 def plot(metric, population, curve, png):
   """Every metric NFSP logged, `metric` first, one panel per unit (the
   diagnostics and the losses in panels of their own, `curves.QUANTITIES`),
@@ -185,78 +176,22 @@ def plot(metric, population, curve, png):
       payoff=run_flags.payoff_unit())
 
 
-def make_driver(game, config, members, learn_locksteps):
-  """(new driver, resumed driver) makers: the population of `members`, the
-  Ray driver of --actors (or one line saying how to get Ray), or one run of
-  --driver."""
-  # pylint: disable=g-import-not-at-top
-  from nfsp_spiel import nfsp
-  from nfsp_spiel.nfsp import population
-  from nfsp_spiel.nfsp import rl_loop
-  from nfsp_spiel.nfsp import selfplay
-  # pylint: enable=g-import-not-at-top
-  if members:
-    configs, seeds = [m.config for m in members], [m.seed for m in members]
-    settings = dict(num_games=FLAGS.num_games, backend=FLAGS.backend,
-                    learning=FLAGS.population_learning)
-    return (lambda: population.Population(game, configs, seeds, **settings),
-            lambda path: population.Population.restore(
-                game, path, configs, seeds, **settings))
-  if FLAGS.actors:
-    try:
-      from nfsp_spiel.nfsp import distributed  # pylint: disable=g-import-not-at-top
-      distributed.import_ray()
-    except ImportError as error:
-      sys.exit(f"error: --actors={FLAGS.actors}: {error}")
-    changes = {"num_actors": FLAGS.actors, "num_games": FLAGS.num_games,
-               "backend": FLAGS.backend, "address": FLAGS.ray_address,
-               "learner_gpus": FLAGS.learner_gpus, "locksteps": FLAGS.locksteps}
-    settings = distributed.DistributedConfig(
-        **{k: v for k, v in changes.items() if v is not None})
-    driver = distributed.DistributedSelfPlay
-    return (lambda: driver(game, config, FLAGS.seed, settings),
-            lambda path: driver.restore(game, path, config, FLAGS.seed,
-                                        settings))
-  agents = lambda: nfsp.agents_for(game, config, seed=FLAGS.seed)  # noqa: E731
-  if FLAGS.driver == "rl_environment":
-    loop = rl_loop.RLEnvironmentLoop
-    return (lambda: loop(game, agents(), FLAGS.seed),
-            lambda path: loop.restore(game, path, agents(), FLAGS.seed))
-  settings = dict(num_games=FLAGS.num_games, seed=FLAGS.seed,
-                  backend=FLAGS.backend, learn_locksteps=learn_locksteps)
-  return (lambda: selfplay.SelfPlay(game, agents(), **settings),
-          lambda path: selfplay.SelfPlay.restore(game, path, agents(),
-                                                 **settings))
-
-
-def check_flags(population):
-  """One line for flags that do not go together."""
+def main(argv):
+  del argv
+  population = FLAGS.seeds is not None or bool(FLAGS.sweep)
   if FLAGS.checkpoint_every % FLAGS.eval_every:
     raise app.UsageError(f"--checkpoint_every={FLAGS.checkpoint_every} must "
                          f"be a multiple of --eval_every={FLAGS.eval_every}: "
                          "a checkpoint follows an evaluation")
-  if population and (FLAGS.actors or FLAGS.driver != "selfplay"):
-    other = (f"--actors={FLAGS.actors}" if FLAGS.actors
-             else f"--driver={FLAGS.driver}")
-    raise app.UsageError(f"--seeds/--sweep train a population with batched "
-                         f"self-play (--driver=selfplay), not with {other}")
+  driver_settings = drivers.DriverSettings(
+      FLAGS.driver, FLAGS.num_games, FLAGS.backend, FLAGS.learn_locksteps,
+      FLAGS.population_learning, FLAGS.actors, FLAGS.ray_address,
+      FLAGS.learner_gpus, FLAGS.locksteps)
+  with run_flags.flag_errors():
+    driver_settings.check(population)
   if FLAGS.seeds is not None and FLAGS["seed"].present:
     raise app.UsageError(f"--seeds={FLAGS.seeds} gives each member's seed: "
                          f"drop --seed={FLAGS.seed}")
-  if FLAGS.actors and FLAGS.driver != "selfplay":
-    raise app.UsageError(f"--actors={FLAGS.actors} runs batched self-play "
-                         f"in each actor, not --driver={FLAGS.driver}")
-  if FLAGS.learn_locksteps is not None and (
-      FLAGS.actors or FLAGS.driver != "selfplay" or population):
-    raise app.UsageError(f"--learn_locksteps={FLAGS.learn_locksteps} sets one "
-                         "batched self-play run's learning (--driver="
-                         "selfplay, no --actors, --seeds or --sweep)")
-
-
-def main(argv):
-  del argv
-  population = FLAGS.seeds is not None or bool(FLAGS.sweep)
-  check_flags(population)
   game = run_flags.load_game(FLAGS.game)
   # pylint: disable=g-import-not-at-top
   from nfsp_spiel.nfsp import networks
@@ -267,7 +202,7 @@ def main(argv):
   values["hidden_layers"] = FLAGS.hidden_layers and tuple(
       int(h) for h in FLAGS.hidden_layers)
   members = []
-  with flag_errors():
+  with run_flags.flag_errors():
     config = sweep.configure(FLAGS.preset, values)
     settings = nfsp_training.EvaluationSettings(
         tuple(FLAGS.eval_policies or ()), FLAGS.diagnostics,
@@ -281,9 +216,14 @@ def main(argv):
   if note:
     print(f"note: {note}", file=sys.stderr)
   metric = settings.main_column(game, config)
-  new_driver, resumed_driver = make_driver(
-      game, config, members,
-      nfsp_training.learn_locksteps(game, FLAGS.learn_locksteps))
+  driver_settings = dataclasses.replace(
+      driver_settings, learn_locksteps=nfsp_training.learn_locksteps(
+          game, FLAGS.learn_locksteps))
+  try:
+    new_driver, resumed_driver = drivers.makers(game, config, FLAGS.seed,
+                                                driver_settings, members)
+  except ImportError as error:  # Ray, which --actors needs
+    sys.exit(f"error: --actors={FLAGS.actors}: {error}")
   run, driver = run_flags.open_run(
       functools.partial(plot, metric, population), resumed_driver,
       new_driver, length="episodes")
@@ -297,10 +237,7 @@ def main(argv):
   print(f"{game} at episode {loop.episodes:,}: {config}")
   nfsp_training.train(run, loop, FLAGS.episodes, FLAGS.eval_every,
                       FLAGS.checkpoint_every)
-  print(f"\n{'episodes':>12} {'seconds':>9} {' '.join(loop.columns)}")
-  for row in curves.read_curve(run.curve):
-    print(f"{int(row['step']):>12,} {row['seconds']:>9.1f} "
-          + " ".join(f"{row[column]:.4f}" for column in loop.columns))
+  print("\n" + curves.table(run.curve, loop.columns, "episodes"))
   print(run.summary())
   if FLAGS.actors:
     print(f"{FLAGS.actors} actors: acting weights "

@@ -13,9 +13,11 @@ of `app.run(main)`: a usage error (a flag absl cannot parse, `app.UsageError`)
 is then one line, not absl's whole --help before it. The flags defined here
 (`define_flags`, `define_count`) are key flags of the binary, so its `--help`
 lists them beside its own; `--help` (and `--helpfull`) exit with status 0,
-not absl's 1.
+not absl's 1. Inside `flag_errors()` a library's refusal (a `ValueError`
+that starts with the setting, `seeds=0-x: ...`) is a usage error too.
 """
 
+import contextlib
 import difflib
 import functools
 import os
@@ -98,6 +100,16 @@ def _usage_errors_in_one_line(main):
       _usage_error(error)
 
   return main_with_usage_errors_in_one_line
+
+
+@contextlib.contextmanager
+def flag_errors():
+  """The library's refusals start with the setting as its flag names it
+  (`seeds=0-x: ...`): each becomes a one-line usage error."""
+  try:
+    yield
+  except ValueError as error:
+    raise app.UsageError(f"--{error}") from None
 
 
 def define_flags(default_dir, resumable=True):

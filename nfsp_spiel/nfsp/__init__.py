@@ -16,6 +16,7 @@ The parts, by module:
 * drivers: `selfplay` (batched games), `distributed` (Ray actors),
   `rl_loop` (OpenSpiel's RL loop, one game at a time), `population` (K
   runs in one process; `sweep`: its members from seeds and sweeps);
+  `drivers`: which of them a binary's settings make, new or resumed;
 * adapters: `openspiel_nfsp`, `openspiel_nfsp_tf1` (OpenSpiel's NFSP
   constructors);
 * `networks`, `replay_memory`: what the parts share (`trees.game_tensors`:

@@ -105,6 +105,16 @@ def read_curve(path):
   return _columns_and_rows(path)[1]
 
 
+def table(path, columns, step="step"):
+  """A curve CSV's complete rows as text: a header line (`step` names the
+  steps), then per row the step, the seconds and `columns`' values."""
+  lines = [f"{step:>12} {'seconds':>9} {' '.join(columns)}"]
+  for row in read_curve(path):
+    lines.append(f"{int(row['step']):>12,} {row['seconds']:>9.1f} "
+                 + " ".join(f"{row[column]:.4f}" for column in columns))
+  return "\n".join(lines)
+
+
 def _columns_and_rows(path):
   """A curve CSV's columns (none where it is empty) and `read_curve`'s rows."""
   header, rows, _ = _complete_rows(path)

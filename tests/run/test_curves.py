@@ -361,3 +361,13 @@ def test_different_grids_pair_where_they_meet():
   pairs = list(curves.shared_points([a, b]))
   assert [[step for step, _ in pair] for pair in pairs] == [[0, 0],
                                                             [2000, 2000]]
+
+
+def test_table_prints_each_rows_step_seconds_and_columns(tmp_path):
+  logger = curves.LearningCurveLogger(str(tmp_path), seconds=0.0)
+  logger.log(0, exploitability=1.5, rl_loss=0.25)
+  logger.log(12000, exploitability=0.0625, rl_loss=0.125)
+  lines = curves.table(logger.path, ["exploitability"], "episodes").split("\n")
+  assert lines[0] == "    episodes   seconds exploitability"
+  assert [line.split()[0] for line in lines[1:]] == ["0", "12,000"]
+  assert [line.split()[2] for line in lines[1:]] == ["1.5000", "0.0625"]

@@ -1,0 +1,100 @@
+"""The driver that trains NFSP agents, from a binary's settings, new or resumed.
+
+`DriverSettings` says how the agents play: one run's batched self-play
+(`selfplay.SelfPlay`), OpenSpiel's RL loop one game at a time
+(`rl_loop.RLEnvironmentLoop`), Ray actors playing batched self-play for a
+learner (`distributed.DistributedSelfPlay`), or, for the members of
+`sweep.population_members`, a population (`population.Population`).
+`DriverSettings.check` refuses settings that do not go together, in
+`ValueError`s that start with the setting as `examples/nfsp.py`'s flag names
+it (`actors=2 runs ...`); `makers` returns (new driver, resumed driver)
+makers, as `run_directory` users open a run.
+
+The drivers import TensorFlow (and Ray): `makers` imports them, so that the
+settings are checked at once.
+"""
+
+import dataclasses
+
+
+@dataclasses.dataclass(frozen=True)
+class DriverSettings:
+  """How the agents play. `driver`: "selfplay" (batched games) or
+  "rl_environment" (OpenSpiel's RL loop); `num_games`, `backend` and
+  `learn_locksteps` (None: 1): batched self-play's (`selfplay.SelfPlay`), a
+  population's and each Ray actor's (but `learn_locksteps`, one run's
+  alone); `population_learning`: a population's `learning`; `actors` > 0:
+  that many Ray actors (`distributed.DistributedConfig`, with
+  `ray_address`, `learner_gpus` and `locksteps`, None: its default)."""
+  driver: str = "selfplay"
+  num_games: int = 128
+  backend: str = "auto"
+  learn_locksteps: int | None = None
+  population_learning: str = "auto"
+  actors: int = 0
+  ray_address: str | None = None
+  learner_gpus: float = 0.0
+  locksteps: int | None = None
+
+  def check(self, population=False):
+    """Refuses settings that do not go together; `population`: the agents
+    are a population's members (the binary's --seeds or --sweep)."""
+    if population and (self.actors or self.driver != "selfplay"):
+      other = (f"--actors={self.actors}" if self.actors
+               else f"--driver={self.driver}")
+      raise ValueError("seeds/--sweep train a population with batched "
+                       f"self-play (--driver=selfplay), not with {other}")
+    if self.actors and self.driver != "selfplay":
+      raise ValueError(f"actors={self.actors} runs batched self-play in each "
+                       f"actor, not --driver={self.driver}")
+    if self.learn_locksteps is not None and (
+        self.actors or self.driver != "selfplay" or population):
+      raise ValueError(f"learn_locksteps={self.learn_locksteps} sets one "
+                       "batched self-play run's learning (--driver="
+                       "selfplay, no --actors, --seeds or --sweep)")
+
+
+def makers(game, config, seed, settings, members=()):
+  """(new driver, resumed driver) makers: `new()` and `resumed(path)` (the
+  driver restored from the checkpoint at `path`) of the population of
+  `members` (`sweep.Member`s: their configs and seeds), of the Ray driver
+  where `settings.actors` (an ImportError that says how to install Ray where
+  it is missing), else of one run of `settings.driver` with `config` and
+  `seed`."""
+  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.nfsp import agent
+  from nfsp_spiel.nfsp import population
+  from nfsp_spiel.nfsp import rl_loop
+  from nfsp_spiel.nfsp import selfplay
+  # pylint: enable=g-import-not-at-top
+  if members:
+    configs, seeds = [m.config for m in members], [m.seed for m in members]
+    kwargs = dict(num_games=settings.num_games, backend=settings.backend,
+                  learning=settings.population_learning)
+    return (lambda: population.Population(game, configs, seeds, **kwargs),
+            lambda path: population.Population.restore(
+                game, path, configs, seeds, **kwargs))
+  if settings.actors:
+    from nfsp_spiel.nfsp import distributed  # pylint: disable=g-import-not-at-top
+    distributed.import_ray()
+    changes = {"num_actors": settings.actors, "num_games": settings.num_games,
+               "backend": settings.backend, "address": settings.ray_address,
+               "learner_gpus": settings.learner_gpus,
+               "locksteps": settings.locksteps}
+    ray_settings = distributed.DistributedConfig(
+        **{k: v for k, v in changes.items() if v is not None})
+    driver = distributed.DistributedSelfPlay
+    return (lambda: driver(game, config, seed, ray_settings),
+            lambda path: driver.restore(game, path, config, seed,
+                                        ray_settings))
+  agents = lambda: agent.agents_for(game, config, seed=seed)  # noqa: E731
+  if settings.driver == "rl_environment":
+    loop = rl_loop.RLEnvironmentLoop
+    return (lambda: loop(game, agents(), seed),
+            lambda path: loop.restore(game, path, agents(), seed))
+  kwargs = dict(num_games=settings.num_games, seed=seed,
+                backend=settings.backend,
+                learn_locksteps=settings.learn_locksteps or 1)
+  return (lambda: selfplay.SelfPlay(game, agents(), **kwargs),
+          lambda path: selfplay.SelfPlay.restore(game, path, agents(),
+                                                 **kwargs))

@@ -1,0 +1,83 @@
+"""`nfsp.drivers`: the driver a binary's settings make, new and resumed, and
+the settings that do not go together."""
+
+import re
+
+import numpy as np
+import pyspiel
+import pytest
+
+import nfsp_spiel  # noqa: F401
+from nfsp_spiel.nfsp import drivers
+from nfsp_spiel.nfsp import population
+from nfsp_spiel.nfsp import rl_loop
+from nfsp_spiel.nfsp import selfplay
+from nfsp_spiel.nfsp import sweep
+from nfsp_spiel.nfsp.config import NFSPConfig
+
+CONFIG = NFSPConfig.leduc().replace(hidden_layers=(8,),
+                                    replay_buffer_capacity=200,
+                                    reservoir_buffer_capacity=200,
+                                    min_buffer_size_to_learn=20)
+
+
+@pytest.mark.parametrize("settings, population, error", [
+    (dict(actors=2), True, "seeds/--sweep train a population with batched "
+     "self-play (--driver=selfplay), not with --actors=2"),
+    (dict(driver="rl_environment"), True, "seeds/--sweep train a population "
+     "with batched self-play (--driver=selfplay), not with "
+     "--driver=rl_environment"),
+    (dict(actors=2, driver="rl_environment"), False, "actors=2 runs batched "
+     "self-play in each actor, not --driver=rl_environment"),
+    (dict(learn_locksteps=8), True, "learn_locksteps=8 sets one batched "
+     "self-play run's learning"),
+    (dict(learn_locksteps=8, driver="rl_environment"), False,
+     "learn_locksteps=8 sets one"),
+    (dict(learn_locksteps=8, actors=2), False, "learn_locksteps=8 sets one")])
+def test_settings_that_do_not_go_together_are_refused(settings, population,
+                                                      error):
+  with pytest.raises(ValueError, match="^" + re.escape(error)):
+    drivers.DriverSettings(**settings).check(population)
+
+
+@pytest.mark.parametrize("settings, population", [
+    (dict(), False), (dict(), True), (dict(learn_locksteps=8), False),
+    (dict(driver="rl_environment"), False), (dict(actors=2), False)])
+def test_settings_that_go_together_pass(settings, population):
+  drivers.DriverSettings(**settings).check(population)
+
+
+@pytest.mark.parametrize("settings, kind", [
+    (drivers.DriverSettings(num_games=4, learn_locksteps=2),
+     selfplay.SelfPlay),
+    (drivers.DriverSettings(driver="rl_environment"),
+     rl_loop.RLEnvironmentLoop)])
+def test_one_runs_driver_is_made_new_and_resumed(tmp_path, settings, kind):
+  game = pyspiel.load_game("kuhn_poker")
+  new, resumed = drivers.makers(game, CONFIG, 3, settings)
+  driver = new()
+  assert type(driver) is kind  # pylint: disable=unidiomatic-typecheck
+  assert [agent.config for agent in driver.agents] == [CONFIG] * 2
+  if kind is selfplay.SelfPlay:
+    assert (driver.num_games, driver.learn_locksteps) == (4, 2)
+  driver.play(50)
+  path = driver.save(tmp_path / "checkpoint.npz")
+  again = resumed(path)
+  assert type(again) is kind and again.episodes == driver.episodes  # pylint: disable=unidiomatic-typecheck
+
+
+def test_members_make_a_population(tmp_path):
+  game = pyspiel.load_game("kuhn_poker")
+  members = sweep.population_members(CONFIG, [0, 2],
+                                     ["anticipatory_param=0.1,0.5"])
+  settings = drivers.DriverSettings(num_games=4,
+                                    population_learning="separate")
+  new, resumed = drivers.makers(game, CONFIG, 0, settings, members)
+  driver = new()
+  assert isinstance(driver, population.Population) and len(driver) == 4
+  assert driver.seeds == [0, 2, 0, 2]
+  assert [c.anticipatory_param for c in driver.configs] == [0.1, 0.1, 0.5,
+                                                           0.5]
+  driver.play(20)
+  path = driver.save(tmp_path / "checkpoint.npz")
+  assert np.array_equal(resumed(path).episodes, driver.episodes)
