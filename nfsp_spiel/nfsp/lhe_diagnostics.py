@@ -117,9 +117,9 @@ def _learner_scale(agent, player, recorder):
   metrics = {f"{name}_{player}": float(value)
              for name, value in agent.losses.items()}
   networks = agent.networks()
-  metrics[f"average_norm_{player}"] = _norm(networks["average_network"])
+  metrics[f"average_norm_{player}"] = weight_norm(networks["average_network"])
   if "q_network" in networks:
-    metrics[f"q_norm_{player}"] = _norm(networks["q_network"])
+    metrics[f"q_norm_{player}"] = weight_norm(networks["q_network"])
   q_values = getattr(agent.best_response_learner, "q_values", None)
   if q_values is not None and recorder.states[player]:
     legal = np.concatenate(recorder.legal[player])
@@ -132,7 +132,7 @@ def _learner_scale(agent, player, recorder):
   return metrics
 
 
-def _norm(network):
+def weight_norm(network):
   """The global L2 norm of a network's weights and biases."""
   return float(np.sqrt(sum(np.sum(np.square(w, dtype=np.float64))
                            for w in network.numpy_weights())))

@@ -1,0 +1,165 @@
+"""Does NFSP's reinforcement learner learn Limit Hold'em? Against a fixed
+opponent, at two reward scales.
+
+In self-play the best response chases a moving average; against always-raise
+its target stands still (`nfsp.fixed_opponent`): the agent of
+`NFSPConfig.lhe()` with `anticipatory_param=1` (it always plays its
+epsilon-greedy best response, the NFSP paper's DQN baseline) learns in
+seat 0 against always-raise in seat 1, and at every evaluation its greedy Q
+policy plays the same deals against it (batched matches, +-1 s.e.).
+References on those deals: the equity-threshold player (card-aware play
+that beats a raiser) and always-call (which does not).
+
+  python docs/figures/fig_nfsp_lhe_fixed_opponent.py --name rewards_1_480 \\
+      --reward_scale 0.00208333 --episodes 30000 --eval_every 5000
+  python docs/figures/fig_nfsp_lhe_fixed_opponent.py --name rewards_1_5 \\
+      --reward_scale 0.2 --episodes 30000 --eval_every 5000
+  python docs/figures/fig_nfsp_lhe_fixed_opponent.py   # draws, judges
+
+The rule, written before the data: at a scale's last evaluation, of at least
+`JUDGED_AT` episodes, its greedy Q policy *learns* if its result is more
+than two standard errors above both its first evaluation after learning
+began (`eval_every` episodes) and always-call's result; one scale is
+*better* than another if, at the last evaluation both reached, it is higher
+by more than two combined standard errors (the deals are the same, so this
+is conservative). Each run restarts from scratch (a diagnostic of minutes,
+not a checkpointed run); curves: `data/nfsp_lhe_fixed_opponent/<name>/`.
+"""
+
+import argparse
+import math
+import os
+
+import figure_runs
+import figure_style
+
+DATA = os.path.join(figure_runs.HERE, "data", "nfsp_lhe_fixed_opponent")
+JUDGED_AT = 20_000
+LABELS = {"rewards_1_480": "rewards / 480 (the preset)",
+          "rewards_1_48": "rewards / 48",
+          "rewards_1_5": "rewards / 5 (thesis: 1 per small blind)"}
+COLOURS = {"rewards_1_480": figure_style.COLOURS["NFSP"],
+           "rewards_1_48": "#66a61e", "rewards_1_5": "#e7298a"}
+REFERENCE_NAMES = {"equity_threshold": "equity-threshold player",
+                   "always_call": "always-call"}
+
+
+def train(name, reward_scale, episodes, eval_every, num_deals, seed):
+  import pyspiel  # pylint: disable=g-import-not-at-top
+  import nfsp_spiel  # noqa: F401  pylint: disable=g-import-not-at-top,unused-import
+  from nfsp_spiel.nfsp import fixed_opponent  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.nfsp.config import NFSPConfig  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.run import curves  # pylint: disable=g-import-not-at-top
+  game = pyspiel.load_game("nfsp_lhe")
+  setting = fixed_opponent.Against("always_raise", num_deals, seed)
+  directory = os.path.join(DATA, name)
+  path = os.path.join(directory, curves.CSV_NAME)
+  if os.path.exists(path):
+    os.remove(path)
+  logger = curves.LearningCurveLogger(directory)
+  references = {f"reference_{k}": v
+                for k, v in fixed_opponent.references(game, setting).items()}
+  config = NFSPConfig.lhe(reward_scale=reward_scale)
+  for step, metrics in fixed_opponent.train_against(game, config, setting,
+                                                    episodes, eval_every):
+    logger.log(step, **metrics, **references)
+    print(f"{name} {step:>7,}: {metrics['mbb_per_hand']:+.0f} +- "
+          f"{metrics['mbb_stderr']:.0f} mbb/h, Q norm {metrics['q_norm']:.3f}",
+          flush=True)
+
+
+def verdict(runs):
+  """The rule above on `runs` ({name: curve rows}); one line per run."""
+  lines = []
+  for name, rows in runs.items():
+    last = rows[-1]
+    if last["step"] < JUDGED_AT:
+      lines.append(f"{name}: too short ({last['step']:,.0f} of "
+                   f"{JUDGED_AT:,} episodes)")
+      continue
+    first = rows[1]
+    call = last["reference_always_call"]
+    margin = 2 * math.hypot(last["mbb_stderr"], first["mbb_stderr"])
+    learns = (last["mbb_per_hand"] - first["mbb_per_hand"] > margin
+              and last["mbb_per_hand"] - call > 2 * last["mbb_stderr"])
+    lines.append(
+        f"{name}: {'learns' if learns else 'does not learn'} by "
+        f"{last['step']:,.0f} episodes ({last['mbb_per_hand']:+.0f} +- "
+        f"{last['mbb_stderr']:.0f} mbb/h; {first['mbb_per_hand']:+.0f} at "
+        f"{first['step']:,.0f}; always-call {call:+.0f}, equity-threshold "
+        f"{last['reference_equity_threshold']:+.0f})")
+  names = sorted(runs)
+  for i, a in enumerate(names):
+    for b in names[i + 1:]:
+      shared = min(runs[a][-1]["step"], runs[b][-1]["step"])
+      at = {n: max((r for r in runs[n] if r["step"] <= shared),
+                   key=lambda r: r["step"]) for n in (a, b)}
+      gain = at[a]["mbb_per_hand"] - at[b]["mbb_per_hand"]
+      margin = 2 * math.hypot(at[a]["mbb_stderr"], at[b]["mbb_stderr"])
+      order = ("better than" if gain > margin else
+               "worse than" if gain < -margin else "no different from")
+      lines.append(f"{a} is {order} {b} at {shared:,.0f} episodes "
+                   f"({gain:+.0f} mbb/h, 2 s.e. {margin:.0f})")
+  return "\n".join(lines)
+
+
+def draw(runs, path):
+  import matplotlib.pyplot as plt  # pylint: disable=g-import-not-at-top
+  figure, (result, weights) = plt.subplots(2, 1, figsize=(7.2, 7.4),
+                                           sharex=True)
+  for name, rows in runs.items():
+    x = [r["step"] for r in rows]
+    y = [r["mbb_per_hand"] for r in rows]
+    se = [r["mbb_stderr"] for r in rows]
+    colour = COLOURS.get(name, "grey")
+    result.plot(x, y, color=colour, marker="o", markersize=3,
+                label=f"greedy Q policy, {LABELS.get(name, name)}")
+    figure_style.band(result, x, [a - e for a, e in zip(y, se)],
+                      [a + e for a, e in zip(y, se)], colour)
+    weights.plot(x, [100 * (r["q_norm"] / rows[0]["q_norm"] - 1)
+                     for r in rows], color=colour, marker="o", markersize=3,
+                 label=LABELS.get(name, name))
+  if runs:
+    any_run = next(iter(runs.values()))
+    for key, label in REFERENCE_NAMES.items():
+      figure_style.reference_level(result, any_run[-1][f"reference_{key}"],
+                                   f"{label} on the same deals")
+  result.set_ylabel("result in seat 0 against always-raise\n(mbb/h; "
+                    + figure_style.BAND + ")")
+  weights.set_ylabel("Q network's weight norm,\nchange since episode 0 (%)")
+  weights.set_xlabel("episodes")
+  for axes in (result, weights):
+    axes.grid(True, alpha=0.3)
+    figure_style.legend_outside(axes, fontsize=7)
+  result.set_title("NFSP's best response (NFSPConfig.lhe(), eta = 1) "
+                   "against always-raise")
+  figure_style.save(figure, path)
+
+
+def main():
+  parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+  parser.add_argument("--name", help="run folder under data/; trains it")
+  parser.add_argument("--reward_scale", type=float)
+  parser.add_argument("--episodes", type=int, default=30_000)
+  parser.add_argument("--eval_every", type=int, default=5_000)
+  parser.add_argument("--num_deals", type=int, default=10_000)
+  parser.add_argument("--seed", type=int, default=0)
+  args = parser.parse_args()
+  if args.name:
+    if args.reward_scale is None:
+      parser.error("--name trains a run: give its --reward_scale")
+    train(args.name, args.reward_scale, args.episodes, args.eval_every,
+          args.num_deals, args.seed)
+  from nfsp_spiel.run import curves  # pylint: disable=g-import-not-at-top
+  runs = {}
+  for name in sorted(os.listdir(DATA)) if os.path.isdir(DATA) else ():
+    path = os.path.join(DATA, name, curves.CSV_NAME)
+    if os.path.exists(path):
+      runs[name] = curves.read_curve(path)
+  draw(runs, os.path.join(figure_runs.HERE,
+                          "fig_nfsp_lhe_fixed_opponent.png"))
+  print(verdict(runs))
+
+
+if __name__ == "__main__":
+  main()
