@@ -11,6 +11,7 @@ from open_spiel.python.algorithms import exploitability as py_exploitability
 
 import nfsp_spiel  # noqa: F401
 from nfsp_spiel import evaluation
+from nfsp_spiel.evaluation import best_responses
 
 import known_policies
 
@@ -168,3 +169,78 @@ def test_seat_values_against_a_fixed_opponent_equal_openspiels_walk():
               expected_game_score.policy_value(root, [check, bet])[1]]
   np.testing.assert_allclose(values, expected, atol=1e-12)
   assert values[0] == pytest.approx(1.0)  # bet, the opponent always folds
+
+
+def _xfp_average(game, iterations):
+  """XFP's average after `iterations` (a trained profile) as a plain table,
+  without the compiled form XFP's tables carry."""
+  from nfsp_spiel.fictitious_play import xfp  # pylint: disable=import-outside-toplevel
+  solver = xfp.XFPSolver(game)
+  for _ in range(iterations):
+    solver.iteration()
+  table = solver.average_policy()
+  del table.sequence_form
+  return table
+
+
+def _profiles(game):
+  """Uniform, random tables, a per-player profile of them and XFP's average
+  after ten iterations, each as `nash_conv` takes it."""
+  tables = [known_policies.random_tabular(game, seed)
+            for seed in range(game.num_players())]
+  return [policy_lib.UniformRandomPolicy(game), *tables, tables,
+          _xfp_average(game, 10)]
+
+
+@pytest.mark.parametrize("name", ["kuhn_poker(players=3)",
+                                  "kuhn_poker(players=4)"])
+def test_nash_conv_beyond_two_players_is_openspiels(name):
+  """Beyond two players the best responses and values come from the game's
+  `NPlayerSequenceForm` arrays: equal to OpenSpiel's tree walks."""
+  game = pyspiel.load_game(name)
+  for profile in _profiles(game):
+    result = py_exploitability.nash_conv(
+        game, evaluation.as_policy(game, profile), return_only_nash_conv=False)
+    values = evaluation.best_response_values(game, profile)
+    np.testing.assert_allclose(
+        values.best_response - values.on_policy, result.player_improvements,
+        atol=1e-9)
+    assert evaluation.nash_conv(game, profile) == pytest.approx(
+        result.nash_conv, abs=1e-9)
+
+
+def test_nash_conv_beyond_two_players_walks_no_tree(monkeypatch):
+  """Tables are read into the arrays: OpenSpiel's Python best response and
+  the re-tabulation of a table (seconds on three-player Leduc) are unused."""
+  game = pyspiel.load_game("kuhn_poker(players=3)")
+  profile = known_policies.random_tabular(game, 0)
+  expected = evaluation.nash_conv(game, profile)
+
+  def refuse(*args, **kwargs):
+    raise AssertionError("walked the tree")
+  monkeypatch.setattr(best_responses.py_best_response, "BestResponsePolicy",
+                      refuse)
+  monkeypatch.setattr(best_responses.policies, "as_tabular", refuse)
+  assert evaluation.nash_conv(game, profile) == expected
+  assert evaluation.nash_conv(game, [profile] * 3) == expected
+
+
+def test_a_malformed_table_beyond_two_players_is_named():
+  game = pyspiel.load_game("kuhn_poker(players=3)")
+  profile = policy_lib.TabularPolicy(game)
+  row = profile.state_lookup["1pb"]
+  profile.action_probability_array[row] = [0.7, 0.7]
+  with pytest.raises(ValueError, match="sum to 1.4 at 1pb"):
+    evaluation.nash_conv(game, profile)
+
+
+@pytest.mark.slow
+def test_nash_conv_on_three_player_leduc_is_openspiels():
+  """Three-player Leduc (1.8M histories), where OpenSpiel's tree walks take
+  minutes a profile (`benchmarks/nash_conv_vs_openspiel.py`): a random
+  profile and XFP's average after two iterations."""
+  game = pyspiel.load_game("leduc_poker(players=3)")
+  for profile in (known_policies.random_tabular(game, 0),
+                  _xfp_average(game, 2)):
+    assert evaluation.nash_conv(game, profile) == pytest.approx(
+        py_exploitability.nash_conv(game, profile), abs=1e-9)

@@ -10,7 +10,6 @@ from open_spiel.python.algorithms import exploitability as py_exploitability
 
 import nfsp_spiel  # noqa: F401
 from nfsp_spiel import evaluation
-from nfsp_spiel.fictitious_play import n_player
 from nfsp_spiel.trees import sequence_form
 
 
@@ -20,7 +19,7 @@ def test_n_player_values_are_openspiels(name):
   """Best responses against the others' joint reach, on-policy values and
   NashConv of random profiles, against OpenSpiel's tree walks."""
   game = pyspiel.load_game(name)
-  form = n_player.NPlayerSequenceForm(game)
+  form = sequence_form.NPlayerSequenceForm(game)
   rng = np.random.default_rng(0)
   profile = [form.random_strategy(p, rng) for p in range(game.num_players())]
   tabular = form.to_tabular(profile)
@@ -38,7 +37,7 @@ def test_n_player_form_of_a_two_player_game_is_the_two_player_form():
   """The product over opponents reduces to the opponent's reach: on Leduc
   both forms give the same values."""
   game = pyspiel.load_game("leduc_poker")
-  general, two = n_player.NPlayerSequenceForm(game), (
+  general, two = sequence_form.NPlayerSequenceForm(game), (
       sequence_form.SequenceForm(game))
   rng = np.random.default_rng(2)
   profile = [two.random_strategy(p, rng) for p in (0, 1)]
