@@ -105,8 +105,8 @@ def main(argv):
   figure_runs.plot_available(
       "fig4_3", figure_runs.random_start_labels(VARIANTS, flags.FLAGS.seeds),
       loglog=True, xlabel="iterations",
-      title="Leduc: unweighted vs realization-weighted fictitious play, "
-      f"{flags.FLAGS.seeds} random initial strategies each")
+      title=f"Leduc, {flags.FLAGS.seeds} random initial strategies per "
+      "stepsize")
 
 
 if __name__ == "__main__":
