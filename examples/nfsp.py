@@ -139,8 +139,8 @@ flags.DEFINE_string("seeds", None, "Train a population, one member per seed "
 flags.DEFINE_multi_string("sweep", None, "name=v1,v2,...: members with that "
                           "setting, one per value (repeated: the cross "
                           "product) for each of --seeds (default --seed); "
-                          "name: a config flag (eta, ...) or an "
-                          "NFSPConfig.replace name (`nfsp.sweep`).")
+                          "name: a config flag (anticipatory_param, ...) or "
+                          "an NFSPConfig.replace name (`nfsp.sweep`).")
 flags.DEFINE_enum("population_learning", "auto", ["auto", "stacked",
                                                  "separate"],
                   "With a population: its members' learning calls in one "
