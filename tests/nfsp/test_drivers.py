@@ -56,14 +56,14 @@ def test_one_runs_driver_is_made_new_and_resumed(tmp_path, settings, kind):
   game = pyspiel.load_game("kuhn_poker")
   new, resumed = drivers.makers(game, CONFIG, 3, settings)
   driver = new()
-  assert type(driver) is kind  # pylint: disable=unidiomatic-typecheck
+  assert isinstance(driver, kind)
   assert [agent.config for agent in driver.agents] == [CONFIG] * 2
   if kind is selfplay.SelfPlay:
     assert (driver.num_games, driver.learn_locksteps) == (4, 2)
   driver.play(50)
   path = driver.save(tmp_path / "checkpoint.npz")
   again = resumed(path)
-  assert type(again) is kind and again.episodes == driver.episodes  # pylint: disable=unidiomatic-typecheck
+  assert isinstance(again, kind) and again.episodes == driver.episodes
 
 
 def test_members_make_a_population(tmp_path):
