@@ -45,7 +45,7 @@ setuptools.setup(
         "figures": ["scikit-learn>=1.4"],
         # nfsp_spiel.nfsp.distributed: NFSP's actors and learner on Ray.
         "distributed": ["ray>=2.50"],
-        # The documentation site (mkdocs.yml; tests/test_docs.py builds it).
+        # The documentation site (mkdocs.yml; tests/docs/test_site.py builds it).
         "docs": ["mkdocs>=1.6"],
     },
 )

@@ -1,7 +1,7 @@
 """This tree's speed against another commit's, side by side in one run.
 
-For a change that must not cost speed (issue 27's redesign: every benchmark
-within 5% of the commit before it), each workload below is the timed loop of
+For a change that must not cost speed (every benchmark within noise of the
+commit before it), each workload below is the timed loop of
 one of this folder's benchmarks, at a fixed size: NFSP on Leduc through the
 batched driver and through OpenSpiel's single-game `step` (nfsp_episodes.py),
 NFSP-ARM on Leduc, NFSP on Limit Hold'em (lhe_episodes.py), LBR's batched
@@ -140,8 +140,8 @@ def lbr_range_queries():
 
 
 def _one_thread(search_class):
-  """`threads=1` where the search has threads (issue 29): one core's rate,
-  as the commits before them ran."""
+  """`threads=1` where the search has threads: one core's rate, as the
+  commits before threads ran."""
   parameters = inspect.signature(search_class.__init__).parameters
   return {"threads": 1} if "threads" in parameters else {}
 

@@ -1,8 +1,8 @@
 #!/bin/bash
 # Smooth UCT's Limit Hold'em search on 1..16 threads (two players) and on 1 and
 # 16 threads (three players), on a lent many-core machine that has no package
-# registry and no TensorFlow (the searches do not need it). Results of
-# 2026-11-26: benchmarks/results/smooth_uct_lhe_16_cores.txt.
+# registry and no TensorFlow (the searches do not need it). Results:
+# benchmarks/results/smooth_uct_lhe_16_cores.txt.
 #
 # Prepared here (both folders ignored through .git/info/exclude, then carried):
 #   python3 -m pip download --no-deps --only-binary=:all: --python-version 3.12 \

@@ -1,4 +1,4 @@
-"""Smooth UCT's simulation rate on Limit Hold'em (`smooth_uct_lhe`) on one
+"""Smooth UCT's simulation rate on Limit Hold'em (`smooth_uct.lhe`) on one
 thread and on every core, against OpenSpiel's C++ IS-MCTS on the same game in
 the same run, and the thesis' rate (sec. 3.5.3: 62.1 and 61.7 billion episodes
 in 14 days on one thread, about 51,000 episodes/s).

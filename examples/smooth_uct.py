@@ -10,7 +10,7 @@ checkpoint (`nfsp_spiel.run.run_directory`).
   python examples/smooth_uct.py --game leduc_poker --preset leduc \\
       --episodes 100000000
 
-On Limit Hold'em (`--game nfsp_lhe`, `smooth_uct_lhe`: the E[HS^2]
+On Limit Hold'em (`--game nfsp_lhe`, `smooth_uct.lhe`: the E[HS^2]
 abstraction, thesis sec. 3.5.3) no exploitability is computable: each
 evaluation plays the greedy profile (the thesis' evaluation) against the
 fixed baselines in mbb/h with duplicate deals, and `--seconds` bounds the

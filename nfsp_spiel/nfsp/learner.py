@@ -12,7 +12,7 @@ A new learner plugs in without touching the agent: a frozen dataclass with a
 returns an object with the methods below, given as
 `NFSPConfig(best_response=...)`. `nfsp_spiel.nfsp.dqn` (the NFSP paper's) and
 `nfsp_spiel.nfsp.arm` (NFSP-ARM's) are the shipped ones; the test
-`tests/test_learner_protocol.py` adds tabular one-step Q-learning in about 45
+`tests/nfsp/test_learner.py` adds tabular one-step Q-learning in about 45
 lines (it learns in `add` and gives the compiled call nothing; its
 checkpoint methods are left out).
 """

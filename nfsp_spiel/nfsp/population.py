@@ -22,7 +22,7 @@ and random draws are that run's, and `play` / `play_to` stop each member
 where that run would stop. Its weights may differ from the single run's in
 the last bits (the stacked call's reductions; `stacked_learning` says when),
 and two runs that once sample an action differently go their own ways from
-there; `tests/test_population.py` checks DQN members bit for bit and
+there; `tests/nfsp/test_population.py` checks DQN members bit for bit and
 NFSP-ARM members' games and memories bit for bit, weights within 1e-5.
 
 Learning (`learning=`): "stacked" is the one call above; "separate" makes

@@ -21,7 +21,7 @@ a batch mean) in an order that depends on the stacked shape, so a member's
 updates may differ from a single run's in the last bits: measured, NFSP-ARM
 members' weights (Adam steps) after 1,500 Leduc episodes by 1.5e-8 at most,
 and a prototype's first-layer bias gradient on random data; DQN members'
-weights on Leduc were equal to the bit (`tests/test_population.py`).
+weights on Leduc were equal to the bit (`tests/nfsp/test_population.py`).
 Everything else a member does (its games, actions, memories and random
 draws) is a single run's until such a difference first changes a sampled
 action.

@@ -17,7 +17,7 @@ splits the index in two:
 A look-up is then a sort of the board's cards, one board entry per round for
 both players, and per player two small tables (permuted cards, pair rank) and
 one bucket entry, whose address (`pair_cell`) is known from the cards before
-it is read, so that a simulation can prefetch it (`smooth_uct_lhe`). The
+it is read, so that a simulation can prefetch it (`smooth_uct.lhe`). The
 preflop table is a 52 x 52 array over the card pair.
 
 The arrangement is derived from `card_abstraction.tables()` (about half a

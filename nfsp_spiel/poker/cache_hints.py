@@ -6,7 +6,7 @@ LLVM's `llvm.prefetch` intrinsic (read, high locality, data cache), which
 compiles to the processor's prefetch instruction. Unlike a load, it never
 stalls the pipeline or faults, so a kernel can issue it early for an address
 it will read later and do other work meanwhile. Smooth UCT on Limit Hold'em
-(`smooth_uct_lhe`) uses it for look-ups in tables of 100-200 MB.
+(`smooth_uct.lhe`) uses it for look-ups in tables of 100-200 MB.
 """
 
 from llvmlite import ir
