@@ -14,7 +14,15 @@ that beats a raiser) and always-call (which does not).
       --reward_scale 0.00208333 --episodes 30000 --eval_every 5000
   python docs/figures/fig_nfsp_lhe_fixed_opponent.py --name rewards_1_5 \\
       --reward_scale 0.2 --episodes 30000 --eval_every 5000
+  python docs/figures/fig_nfsp_lhe_fixed_opponent.py --name \
+      rewards_1_480_updates_x8 --reward_scale 0.00208333 \
+      --updates_per_learn 16 --episodes 10000 --eval_every 2500
   python docs/figures/fig_nfsp_lhe_fixed_opponent.py   # draws, judges
+
+The paper's update rate makes about 64 SGD updates per network per 1,000
+episodes here (2 per 128 of the agent's own steps); the third run makes
+eight times as many (`sgd_updates` in each curve), to tell a learner
+limited by its number of updates from one that does not learn.
 
 The rule, written before the data: at a scale's last evaluation, of at least
 `JUDGED_AT` episodes, its greedy Q policy *learns* if its result is more
@@ -36,15 +44,18 @@ import figure_style
 DATA = os.path.join(figure_runs.HERE, "data", "nfsp_lhe_fixed_opponent")
 JUDGED_AT = 20_000
 LABELS = {"rewards_1_480": "rewards / 480 (the preset)",
+          "rewards_1_480_updates_x8": "rewards / 480, 8x the updates",
           "rewards_1_48": "rewards / 48",
           "rewards_1_5": "rewards / 5 (thesis: 1 per small blind)"}
 COLOURS = {"rewards_1_480": figure_style.COLOURS["NFSP"],
+           "rewards_1_480_updates_x8": "#7570b3",
            "rewards_1_48": "#66a61e", "rewards_1_5": "#e7298a"}
 REFERENCE_NAMES = {"equity_threshold": "equity-threshold player",
                    "always_call": "always-call"}
 
 
-def train(name, reward_scale, episodes, eval_every, num_deals, seed):
+def train(name, reward_scale, episodes, eval_every, num_deals, seed,
+          updates_per_learn=None):
   import pyspiel  # pylint: disable=g-import-not-at-top
   import nfsp_spiel  # noqa: F401  pylint: disable=g-import-not-at-top,unused-import
   from nfsp_spiel.nfsp import fixed_opponent  # pylint: disable=g-import-not-at-top
@@ -59,7 +70,9 @@ def train(name, reward_scale, episodes, eval_every, num_deals, seed):
   logger = curves.LearningCurveLogger(directory)
   references = {f"reference_{k}": v
                 for k, v in fixed_opponent.references(game, setting).items()}
-  config = NFSPConfig.lhe(reward_scale=reward_scale)
+  changes = {} if updates_per_learn is None else dict(
+      updates_per_learn=updates_per_learn)
+  config = NFSPConfig.lhe(reward_scale=reward_scale, **changes)
   for step, metrics in fixed_opponent.train_against(game, config, setting,
                                                     episodes, eval_every):
     logger.log(step, **metrics, **references)
@@ -144,12 +157,14 @@ def main():
   parser.add_argument("--eval_every", type=int, default=5_000)
   parser.add_argument("--num_deals", type=int, default=10_000)
   parser.add_argument("--seed", type=int, default=0)
+  parser.add_argument("--updates_per_learn", type=int, default=None,
+                      help="SGD updates per learning call (the preset: 2)")
   args = parser.parse_args()
   if args.name:
     if args.reward_scale is None:
       parser.error("--name trains a run: give its --reward_scale")
     train(args.name, args.reward_scale, args.episodes, args.eval_every,
-          args.num_deals, args.seed)
+          args.num_deals, args.seed, args.updates_per_learn)
   from nfsp_spiel.run import curves  # pylint: disable=g-import-not-at-top
   runs = {}
   for name in sorted(os.listdir(DATA)) if os.path.isdir(DATA) else ():

@@ -96,7 +96,10 @@ def train_against(game, config, setting, episodes, eval_every):
   against `setting`'s fixed opponent for `episodes` episodes; yields
   (episodes so far, metrics) at episode 0 and after every `eval_every`:
   `mbb_per_hand` (greedy Q policy, seat 0, with `mbb_stderr`), the agent's
-  losses and its Q network's weight norm."""
+  losses, its Q network's weight norm and `sgd_updates`, the updates of
+  each network due so far (`updates_per_learn` per `learn_every` own
+  steps; the few due before `min_buffer_size_to_learn` records are
+  counted though not made)."""
   if game.get_type().short_name != "nfsp_lhe":
     raise ValueError(f"train_against: game={game} must be nfsp_lhe (the "
                      "batched matches play heads-up Limit Hold'em)")
@@ -120,6 +123,8 @@ def train_against(game, config, setting, episodes, eval_every):
     metrics.update(learner.losses)
     metrics["q_norm"] = lhe_diagnostics.weight_norm(
         learner.networks()["q_network"])
+    metrics["sgd_updates"] = (learner.steps // config.learn_every
+                              * config.updates_per_learn)
     return metrics
 
   yield 0, measure()
