@@ -29,7 +29,9 @@ combined standard error and `MIN_GAIN` mbb/h, *worse* if lower by as much,
 else *no different at this x*. The preset's scale changes to the better
 scale with the largest gain, provided LBR's winnings against it are not
 *worse* by the same test (higher by that margin); otherwise it stays. Below
-`JUDGED_AT` shared episodes the verdict is "too short". Beside the verdict
+`JUDGED_AT` shared episodes the verdict is "too short". A run whose training
+diverged has the error in `<name>/diverged.txt`, drawn as a cross at its
+last evaluation. Beside the verdict
 (not part of it): the Q network's relative weight change since episode 0
 and the best response's edge, the mechanism the scale is suspected of.
 """
@@ -133,11 +135,16 @@ def draw(runs, path, always_call):
       continue
     colour = COLOURS[name]
     first = rows[0]
+    diverged = os.path.exists(os.path.join(DATA, name, "diverged.txt"))
     for axes, column in ((vs, "mbb_per_hand_vs_smooct"),
                          (lbr, "lbr_mbb_per_hand")):
       points = [(r["step"], r[column]) for r in rows if column in r]
       axes.plot(*zip(*points), color=colour, marker="o", markersize=3,
                 label=label)
+      if diverged:
+        axes.plot(*points[-1], color=colour, marker="x", markersize=10,
+                  linestyle="none", label=f"{label}: training diverged "
+                  "(NaN loss) before the next evaluation")
     points = [(r["step"], (r["br_edge_0"] + r["br_edge_1"]) / 2)
               for r in rows if "br_edge_0" in r]
     edge.plot(*zip(*points), color=colour, marker="o", markersize=3,
