@@ -1,0 +1,126 @@
+"""How many SGD updates does the Limit Hold'em Q-network need to tell hands
+apart? A supervised probe of `NFSPConfig.lhe()`'s network and optimiser.
+
+Against always-raise, the big blind's value of calling down depends only on
+its two cards; the targets are the outcomes of calling down (+-70 chips or
+a split), times the reward scale: exactly the returns a Q-learner's
+call action sees there, with no bootstrapping. The preset's network (four
+ReLU layers 1024-512-1024-512, Torch7 initialisation) is fitted to them by
+its plain SGD (half the mean squared error, batch 256, learning rate 0.1),
+as the DQN part fits its TD targets. Every `--eval_every` updates the fit
+is scored on held-out deals as the share of the outcomes' variance it
+explains (R^2), beside the best a predictor of the cards can do: the mean
+outcome of the training deals with the same preflop hand class (169
+classes). The paper's update rate makes about 64 updates per network per
+1,000 episodes (2 per 128 of an agent's own steps), so the x-axis reads in
+episodes as 16 per update.
+
+  python docs/figures/nfsp_lhe_supervised_probe.py --reward_scale 0.00208333
+  python docs/figures/nfsp_lhe_supervised_probe.py --reward_scale 0.2
+
+prints one row per evaluation and appends them to
+`data/nfsp_lhe_supervised_probe/<scale>/curve.csv`.
+"""
+
+import argparse
+import os
+
+import numpy as np
+
+import figure_runs
+
+DATA = os.path.join(figure_runs.HERE, "data", "nfsp_lhe_supervised_probe")
+
+
+class _FirstDecisions:
+  """Always-call, keeping the information-state tensors of the first call
+  it is asked (every deal's first big-blind decision, in deal order)."""
+
+  def __init__(self, policy):
+    self.policy = policy
+    self.tensors = None
+
+  def batch_action_probabilities(self, decisions):
+    if self.tensors is None:
+      self.tensors = decisions.information_state_tensors()
+    return self.policy.batch_action_probabilities(decisions)
+
+
+def deals(game, count, seed):
+  """(tensors, chips, hand class) of `count` deals: the big blind facing
+  always-raise's opening raise, and its chips from calling down."""
+  from nfsp_spiel.evaluation import baselines  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.evaluation import batched_matches  # pylint: disable=g-import-not-at-top
+  caller = _FirstDecisions(baselines.AlwaysCall(game))
+  chips = batched_matches.play_profile((caller, baselines.AlwaysRaise(game)),
+                                       count, seed)
+  hole = batched_matches.deal_cards(count, seed)[:, :2]
+  ranks, suits = hole // 4, hole % 4
+  high, low = ranks.max(axis=1), ranks.min(axis=1)
+  suited = (suits[:, 0] == suits[:, 1]) & (high != low)
+  return caller.tensors, chips, (high * 13 + low) * 2 + suited
+
+
+def main():
+  parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+  parser.add_argument("--reward_scale", type=float, default=1 / 480)
+  parser.add_argument("--learning_rate", type=float, default=0.1)
+  parser.add_argument("--updates", type=int, default=20_000)
+  parser.add_argument("--eval_every", type=int, default=1_000)
+  parser.add_argument("--train_deals", type=int, default=200_000)
+  parser.add_argument("--test_deals", type=int, default=50_000)
+  parser.add_argument("--seed", type=int, default=0)
+  args = parser.parse_args()
+  import pyspiel  # pylint: disable=g-import-not-at-top
+  import nfsp_spiel  # noqa: F401  pylint: disable=g-import-not-at-top,unused-import
+  from nfsp_spiel.core.quiet_tensorflow import tf  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.nfsp import networks  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.nfsp.config import NFSPConfig  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.run import curves  # pylint: disable=g-import-not-at-top
+  game = pyspiel.load_game("nfsp_lhe")
+  config = NFSPConfig.lhe()
+  x_train, y_train, c_train = deals(game, args.train_deals, args.seed)
+  x_test, y_test, c_test = deals(game, args.test_deals, args.seed + 1)
+  y_train = (y_train * args.reward_scale).astype(np.float32)
+  y_test = y_test * args.reward_scale
+  # The best a function of the hand class does: its training mean.
+  sums = np.bincount(c_train, y_train, minlength=338)
+  counts = np.bincount(c_train, minlength=338)
+  class_mean = np.where(counts > 0, sums / np.maximum(counts, 1),
+                        y_train.mean())
+  variance = y_test.var()
+  ceiling = 1 - np.mean((class_mean[c_test] - y_test) ** 2) / variance
+  rng = np.random.default_rng(args.seed)
+  network = networks.MLP(x_train.shape[1], config.hidden_layers,
+                         game.num_distinct_actions(), rng, init=config.init)
+  call = 1  # poker.CALL
+
+  @tf.function(jit_compile=True)
+  def update(weights, x, y):
+    loss = lambda w: 0.5 * tf.reduce_mean(
+        tf.square(networks.outputs(w, x)[:, call] - y))
+    return networks.sgd_update(loss, weights, args.learning_rate)
+
+  weights = [tf.constant(w) for w in network.numpy_weights()]
+  logger = curves.LearningCurveLogger(
+      os.path.join(DATA, f"scale_{args.reward_scale:g}_lr_"
+                   f"{args.learning_rate:g}"))
+  batch = config.batch_size
+  for step in range(args.updates + 1):
+    if step % args.eval_every == 0:
+      numpy_weights = [w.numpy() for w in weights]
+      predicted = networks.forward(numpy_weights, x_test)[:, call]
+      r2 = 1 - np.mean((predicted - y_test) ** 2) / variance
+      logger.log(step, r2=r2, ceiling=ceiling,
+                 episodes_at_paper_rate=step * 1000 / 64)
+      print(f"{step:>7,} updates (~{step * 1000 / 64:>9,.0f} episodes): "
+            f"R^2 {r2:+.4f} of the {ceiling:.4f} the hand classes give",
+            flush=True)
+    if step < args.updates:
+      rows = rng.integers(0, len(x_train), batch)
+      _, weights = update(weights, tf.constant(x_train[rows]),
+                          tf.constant(y_train[rows]))
+
+
+if __name__ == "__main__":
+  main()
