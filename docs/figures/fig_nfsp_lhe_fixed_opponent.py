@@ -50,8 +50,9 @@ LABELS = {"rewards_1_480": "rewards / 480 (the preset)",
 COLOURS = {"rewards_1_480": figure_style.COLOURS["NFSP"],
            "rewards_1_480_updates_x8": "#7570b3",
            "rewards_1_48": "#66a61e", "rewards_1_5": "#e7298a"}
-REFERENCE_NAMES = {"equity_threshold": "equity-threshold player",
-                   "always_call": "always-call"}
+REFERENCE_NAMES = {  # reference -> (legend label, colour)
+    "equity_threshold": ("equity-threshold player", figure_style.REFERENCE),
+    "always_call": ("always-call", "grey")}
 
 
 def train(name, reward_scale, episodes, eval_every, num_deals, seed,
@@ -134,9 +135,9 @@ def draw(runs, path):
                  label=LABELS.get(name, name))
   if runs:
     any_run = next(iter(runs.values()))
-    for key, label in REFERENCE_NAMES.items():
+    for key, (label, colour) in REFERENCE_NAMES.items():
       figure_style.reference_level(result, any_run[-1][f"reference_{key}"],
-                                   f"{label} on the same deals")
+                                   f"{label} on the same deals", colour)
   result.set_ylabel("result in seat 0 against always-raise\n(mbb/h; "
                     + figure_style.BAND + ")")
   weights.set_ylabel("Q network's weight norm,\nchange since episode 0 (%)")
