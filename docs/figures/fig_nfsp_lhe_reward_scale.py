@@ -16,8 +16,11 @@ suspect. Three runs differ only in `--reward_scale`:
       --run rewards_1_5=runs/nfsp_lhe_scale/r1_5
 
 with 0.00208333 (`rewards_1_480`, the preset), 0.0208333 (`rewards_1_48`)
-and 0.2 (`rewards_1_5`, the thesis'). Curves live in
-`data/nfsp_lhe_diagnostics/<name>/` beside the diagnostics they log.
+and 0.2 (`rewards_1_5`, the thesis'); `rewards_1_5_float32` repeats the
+last with `--precision float32` (whether bfloat16 is why it diverged). Curves
+live in `data/nfsp_lhe_diagnostics/<name>/` beside the diagnostics they log
+(`fig_nfsp_lhe_diagnostics.png` draws every one; this figure those the rule
+names).
 
 The rule, written before the data of the 1/48 and 1/5 runs: evaluations are
 matched by their nearest multiple of 10,000 episodes; at the last `LAST`
