@@ -409,9 +409,10 @@ class NFSPConfig:
     in Heinrich's fsp/simulator/leduc.lua). That scale is our reading: the
     thesis (sec. 6.5) maps monetary units to rewards 1:1, its unit the small
     blind (bets of 2 and 4 units, sec. 2.3.1), i.e. 1/5 per chip here,
-    96 times ours; which one learns is measured by
-    docs/figures/fig_nfsp_lhe_recipe_leduc.py and fig_nfsp_lhe_diagnostics.py,
-    not settled yet. Epsilon
+    96 times ours. Under plain SGD at 0.1 the thesis' scale diverges here
+    (NaN Q loss after about 45k episodes, in either precision) and 1/48 does
+    no better than 1/480 (docs/figures/fig_nfsp_lhe_reward_scale.py; the
+    recipe learns on Leduc: fig_nfsp_lhe_recipe_leduc.py). Epsilon
     "decayed to 0, more slowly than in Leduc": the same polynomial schedule
     over iterations twice as long, i.e. per game step sqrt(2) slower.
     M_SL stores states as bits: in bytes, its 30m records would take 8.7 GB.
