@@ -43,8 +43,10 @@ def profile(game, kind):
   if kind == "random":
     form = best_responses.n_player_form(str(game))
     rng = np.random.default_rng(0)
-    return form.to_tabular([form.random_strategy(p, rng)
-                            for p in range(game.num_players())])
+    tabular = form.to_tabular([form.random_strategy(p, rng)
+                               for p in range(game.num_players())])
+    del tabular.sequence_form  # read as any table, as the run's are
+    return tabular
   if kind == "nfsp":
     from nfsp_spiel import nfsp  # pylint: disable=import-outside-toplevel
     agents = nfsp.agents_for(game, nfsp.NFSPConfig.leduc(), seed=0)

@@ -1,0 +1,129 @@
+"""NFSP on three-player Leduc poker: NashConv of the average policy, three
+seeds, with the default (Leduc) preset.
+
+Beyond two players fictitious play promises no Nash equilibrium: NashConv,
+the sum over players of what a best response gains against the others'
+average policies (OpenSpiel's `nash_conv`, computed exactly on the game's
+arrays each evaluation), says how far the average profile is from one, not
+that it goes to 0.
+
+  python examples/nfsp.py --game "leduc_poker(players=3)" --seeds 0,3,6 \\
+      --episodes 3000000 --eval_every 25000 --checkpoint_every 25000 \\
+      --output_dir runs/nfsp_leduc3/defaults
+  python docs/figures/fig_nfsp_leduc3.py   # copies the curve, draws
+
+The command resumes its run; this script copies the run's curve to
+`data/nfsp_leduc3/curve.csv` when it goes further than the committed one and
+draws `fig_nfsp_leduc3.png`: NashConv per seed and the seeds' mean with its
+band, beside the NashConv of M_SL's raw action counts (the data the average
+network is fitted to) and the uniform random profile's (top), and each
+player's best-response gap, the exact best response's value minus the
+greedy Q policy's against the others' averages, mean over the seeds
+(bottom: what the DQN part leaves on the table). `--games` draws other three-player runs of the same layout
+(`GAMES`), each into its own figure.
+"""
+
+import argparse
+import os
+
+import figure_runs
+import figure_style
+import nfsp_runs
+
+SEEDS = (0, 3, 6)
+# name -> (game string, game in words, run folder under runs/, data folder,
+# figure)
+GAMES = {
+    "leduc3": ("leduc_poker(players=3)", "three-player Leduc poker",
+               os.path.join("nfsp_leduc3", "defaults"), "nfsp_leduc3",
+               "fig_nfsp_leduc3.png"),
+    "kuhn3": ("kuhn_poker(players=3)", "three-player Kuhn poker",
+              os.path.join("nfsp_kuhn3", "defaults"), "nfsp_kuhn3",
+              "fig_nfsp_kuhn3.png"),
+}
+NASH_CONV = "NashConv (chips per hand, summed over players)"
+PLAYER_STYLES = ("-", "--", ":")
+
+
+def _mean_of_seeds(rows, column, scale=1.0):
+  """(steps, mean over the seeds of `column`) where every seed has it."""
+  columns = [f"{column}/seed{s}" for s in SEEDS]
+  points = [(r["step"], scale * sum(r[c] for c in columns) / len(columns))
+            for r in rows if all(c in r for c in columns)]
+  return list(zip(*points)) or [(), ()]
+
+
+def uniform_nash_conv(game_string):
+  """The uniform random profile's NashConv (exact, on the game's arrays)."""
+  import pyspiel  # pylint: disable=g-import-not-at-top
+  from open_spiel.python import policy as policy_lib  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel import evaluation  # pylint: disable=g-import-not-at-top
+  game = pyspiel.load_game(game_string)
+  return evaluation.nash_conv(game, policy_lib.TabularPolicy(game))
+
+
+def draw(rows, game, path, uniform=None):
+  """The figure of one three-player run's curve `rows` at `path`, with the
+  uniform random profile's NashConv `uniform` as a level."""
+  import matplotlib.pyplot as plt  # pylint: disable=g-import-not-at-top
+  colour = figure_style.COLOURS["NFSP"]
+  figure, (top, bottom) = plt.subplots(2, 1, figsize=(7.2, 7.4), sharex=True)
+  for seed in SEEDS:
+    points = [(r["step"], r[f"nash_conv/seed{seed}"]) for r in rows
+              if f"nash_conv/seed{seed}" in r]
+    if points:
+      top.plot(*zip(*points), color=colour, linewidth=0.6, alpha=0.6,
+               label="average policy, each seed")
+  points = [(r["step"], r["nash_conv/mean"], r["nash_conv/low"],
+             r["nash_conv/high"]) for r in rows if "nash_conv/mean" in r]
+  steps, mean, low, high = zip(*points)
+  top.plot(steps, mean, color=colour, marker="o", markersize=3,
+           label=f"average policy, mean of {len(SEEDS)} seeds")
+  figure_style.band(top, steps, low, high, colour)
+  # The run logs M_SL's exploitability (NashConv / 3) beside Pi's NashConv.
+  top.plot(*_mean_of_seeds(rows, "exploitability_sl_memory", scale=3.0),
+           color="#7570b3", linestyle="--",
+           label="M_SL's action counts, mean of the seeds")
+  if uniform is not None:
+    figure_style.reference_level(top, uniform, "uniform random profile")
+  top.set_ylabel("\n".join(figure_style.wrap_label(NASH_CONV) +
+                           [figure_style.BAND]))
+  figure_style.log_axes(top, x=False)
+  top.grid(True, alpha=0.3, which="both")
+  for player, style in enumerate(PLAYER_STYLES):
+    bottom.plot(*_mean_of_seeds(rows, f"br_gap_{player}"), color=colour,
+                linestyle=style, marker="o", markersize=2,
+                label=f"player {player}")
+  bottom.set_ylabel("\n".join(figure_style.wrap_label(
+      "best-response gap (chips per hand, mean over the seeds)")))
+  bottom.set_xlabel("episodes")
+  bottom.grid(True, alpha=0.3)
+  for axes in (top, bottom):
+    figure_style.legend_outside(axes)
+  top.set_title(f"NFSP (Leduc preset) on {game}")
+  figure_style.save(figure, path)
+
+
+def main():
+  parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+  parser.add_argument("--runs", default=os.path.join(nfsp_runs.ROOT, "runs"))
+  parser.add_argument("--games", default="leduc3",
+                      help=f"comma-separated, of {', '.join(GAMES)}")
+  args = parser.parse_args()
+  from nfsp_spiel.run import curves  # pylint: disable=g-import-not-at-top
+  for name in args.games.split(","):
+    game_string, game, run, data, png = GAMES[name]
+    data = os.path.join(figure_runs.HERE, "data", data)
+    figure_runs.copy_further(os.path.join(args.runs, run), data)
+    rows = curves.read_curve(os.path.join(data, "curve.csv"))
+    uniform = uniform_nash_conv(game_string)
+    draw(rows, game, os.path.join(figure_runs.HERE, png), uniform)
+    first, last = rows[0], rows[-1]
+    print(f"{game}: to {last['step']:,.0f} episodes (uniform random "
+          f"profile: {uniform:.3f}); NashConv per seed "
+          + ", ".join(f"{first[f'nash_conv/seed{s}']:.3f} -> "
+                      f"{last[f'nash_conv/seed{s}']:.3f}" for s in SEEDS))
+
+
+if __name__ == "__main__":
+  main()
