@@ -237,10 +237,10 @@ def test_a_malformed_table_beyond_two_players_is_named():
 @pytest.mark.slow
 def test_nash_conv_on_three_player_leduc_is_openspiels():
   """Three-player Leduc (1.8M histories), where OpenSpiel's tree walks take
-  minutes a profile (`benchmarks/nash_conv_vs_openspiel.py`): a random
-  profile and XFP's average after two iterations."""
+  minutes a profile (`benchmarks/nash_conv_vs_openspiel.py`): one random
+  profile (the Kuhn tests cover trained ones; each Leduc profile costs CI
+  five to ten minutes)."""
   game = pyspiel.load_game("leduc_poker(players=3)")
-  for profile in (known_policies.random_tabular(game, 0),
-                  _xfp_average(game, 2)):
-    assert evaluation.nash_conv(game, profile) == pytest.approx(
-        py_exploitability.nash_conv(game, profile), abs=1e-9)
+  profile = known_policies.random_tabular(game, 0)
+  assert evaluation.nash_conv(game, profile) == pytest.approx(
+      py_exploitability.nash_conv(game, profile), abs=1e-9)
