@@ -1,4 +1,4 @@
-"""Issue 30: does mixed precision change what NFSP learns on Leduc?
+"""Does mixed precision change what NFSP learns on Leduc?
 
 NFSP with the paper's Leduc settings (`NFSPConfig.leduc()`, [64]) trained
 with `precision="bfloat16"` (bfloat16 products, float32 weights and updates)

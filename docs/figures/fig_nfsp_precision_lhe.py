@@ -1,4 +1,4 @@
-"""Issue 30: does mixed precision change what NFSP learns on Limit Hold'em?
+"""Does mixed precision change what NFSP learns on Limit Hold'em?
 
 NFSP with the paper's Limit Hold'em settings (`NFSPConfig.lhe()`,
 1024-512-1024-512) trained in float32 and with `precision="bfloat16"`

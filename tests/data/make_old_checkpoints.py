@@ -1,7 +1,7 @@
 """Checkpoints written by commit 8b7cd09, and how each run continued there.
 
 `tests/data/checkpoints_8b7cd09/` was written by this file from a pristine
-checkout of commit 8b7cd09 (main before the issue 27 redesign), not from a
+checkout of commit 8b7cd09 (main before the layered redesign), not from a
 working tree:
 
     git -C /work/main worktree add /tmp/base_8b7cd09 8b7cd09
@@ -115,7 +115,7 @@ def _selfplay_resume(folder, name, game_name, config, episodes, arm=False):
   agents = nfsp.agents_for(game, config, seed=99)
   path = os.path.join(folder, name)
   if isinstance(inspect.getattr_static(selfplay.SelfPlay, "restore"),
-                classmethod):  # issue 27's convention: a new, resumed driver
+                classmethod):  # the layered convention: a new, resumed driver
     driver = selfplay.SelfPlay.restore(game, path, agents, num_games=16,
                                        seed=3)
   else:  # 8b7cd09: in place

@@ -1,7 +1,7 @@
 """Short seeded runs of every algorithm, and the values they gave at 8b7cd09.
 
 `tests/data/same_numbers.json` was written by this file from a pristine
-checkout of commit 8b7cd09 (main before the issue 27 redesign), not from a
+checkout of commit 8b7cd09 (main before the layered redesign), not from a
 working tree:
 
     git -C /work/main worktree add /tmp/base_8b7cd09 8b7cd09
@@ -130,7 +130,7 @@ def fsp_leduc():
 
 
 def one_thread(search_class):
-  """`threads=1` where a search has threads (since issue 29; before, every
+  """`threads=1` where a search has threads (since searches took threads; before, every
   search ran on one): the seeded run, the same at every commit."""
   parameters = inspect.signature(search_class.__init__).parameters
   return {"threads": 1} if "threads" in parameters else {}

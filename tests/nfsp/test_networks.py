@@ -130,7 +130,7 @@ def test_bfloat16_populations_learn_within_rounding(units):
 
 
 def test_lhe_preset_picks_bfloat16_where_the_units_are(monkeypatch):
-  """NFSPConfig.lhe() (issue 30): bfloat16 on a device with the units,
+  """NFSPConfig.lhe(): bfloat16 on a device with the units,
   float32 elsewhere, for the device it is given; an explicit precision wins;
   the small-network presets stay float32."""
   monkeypatch.setattr(hardware, "_cpu_flags",
