@@ -68,6 +68,21 @@ def _median_window(function, work, windows=5):
   return stats.median(_timed(function, work) for _ in range(windows))
 
 
+# Memory settings took OpenSpiel's names in the redesign (`nfsp.config.
+# RENAMED_FIELDS`, old -> new); a tree from before it knows the old ones.
+_OLD_NAMES = {"replay_buffer_capacity": "rl_memory_capacity",
+              "reservoir_buffer_capacity": "sl_memory_capacity"}
+
+
+def _lhe_config(nfsp, **fields):
+  """`nfsp.NFSPConfig.lhe(**fields)` in this tree or an older one."""
+  try:
+    return nfsp.NFSPConfig.lhe(**fields)
+  except TypeError:
+    return nfsp.NFSPConfig.lhe(**{_OLD_NAMES.get(k, k): v
+                                  for k, v in fields.items()})
+
+
 def nfsp_leduc_batched():
   import pyspiel  # pylint: disable=g-import-not-at-top
   from nfsp_spiel import nfsp  # pylint: disable=g-import-not-at-top
@@ -115,8 +130,8 @@ def nfsp_lhe_batched():
   from nfsp_spiel import nfsp  # pylint: disable=g-import-not-at-top
   from nfsp_spiel.nfsp import selfplay  # pylint: disable=g-import-not-at-top
   game = pyspiel.load_game("nfsp_lhe")
-  config = nfsp.NFSPConfig.lhe(replay_buffer_capacity=50_000,
-                               reservoir_buffer_capacity=200_000)
+  config = _lhe_config(nfsp, replay_buffer_capacity=50_000,
+                       reservoir_buffer_capacity=200_000)
   loop = selfplay.SelfPlay(game, nfsp.agents_for(game, config), num_games=128)
   loop.play(1500)
   return _timed(lambda: loop.play(1500), 1500)
@@ -127,8 +142,8 @@ def lbr_range_queries():
   import pyspiel  # pylint: disable=g-import-not-at-top
   from nfsp_spiel import nfsp  # pylint: disable=g-import-not-at-top
   game = pyspiel.load_game("nfsp_lhe")
-  agents = nfsp.agents_for(game, nfsp.NFSPConfig.lhe(
-      replay_buffer_capacity=1000, reservoir_buffer_capacity=1000))
+  agents = nfsp.agents_for(game, _lhe_config(
+      nfsp, replay_buffer_capacity=1000, reservoir_buffer_capacity=1000))
   policy = nfsp.NFSPPolicy(game, agents)
   state = game.new_initial_state()
   while state.is_chance_node():
