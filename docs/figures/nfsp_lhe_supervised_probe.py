@@ -17,6 +17,8 @@ episodes as 16 per update.
 
   python docs/figures/nfsp_lhe_supervised_probe.py --reward_scale 0.00208333
   python docs/figures/nfsp_lhe_supervised_probe.py --reward_scale 0.2
+  python docs/figures/nfsp_lhe_supervised_probe.py --reward_scale 0.00208333 \
+      --init glorot --updates 6000
 
 prints one row per evaluation and appends them to
 `data/nfsp_lhe_supervised_probe/<scale>/curve.csv`.
@@ -70,6 +72,8 @@ def main():
   parser.add_argument("--train_deals", type=int, default=200_000)
   parser.add_argument("--test_deals", type=int, default=50_000)
   parser.add_argument("--seed", type=int, default=0)
+  parser.add_argument("--init", default="torch",
+                      help="starting weights, as `NFSPConfig.init`")
   args = parser.parse_args()
   import pyspiel  # pylint: disable=g-import-not-at-top
   import nfsp_spiel  # noqa: F401  pylint: disable=g-import-not-at-top,unused-import
@@ -78,7 +82,7 @@ def main():
   from nfsp_spiel.nfsp.config import NFSPConfig  # pylint: disable=g-import-not-at-top
   from nfsp_spiel.run import curves  # pylint: disable=g-import-not-at-top
   game = pyspiel.load_game("nfsp_lhe")
-  config = NFSPConfig.lhe()
+  config = NFSPConfig.lhe(init=args.init)
   x_train, y_train, c_train = deals(game, args.train_deals, args.seed)
   x_test, y_test, c_test = deals(game, args.test_deals, args.seed + 1)
   y_train = (y_train * args.reward_scale).astype(np.float32)
@@ -104,7 +108,8 @@ def main():
   weights = [tf.constant(w) for w in network.numpy_weights()]
   logger = curves.LearningCurveLogger(
       os.path.join(DATA, f"scale_{args.reward_scale:g}_lr_"
-                   f"{args.learning_rate:g}"))
+                   f"{args.learning_rate:g}"
+                   + ("" if args.init == "torch" else f"_init_{args.init}")))
   batch = config.batch_size
   for step in range(args.updates + 1):
     if step % args.eval_every == 0:
