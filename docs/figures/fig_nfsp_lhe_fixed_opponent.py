@@ -17,6 +17,8 @@ that beats a raiser) and always-call (which does not).
   python docs/figures/fig_nfsp_lhe_fixed_opponent.py --name \
       rewards_1_480_updates_x8 --reward_scale 0.00208333 \
       --updates_per_learn 16 --episodes 10000 --eval_every 2500
+  python docs/figures/fig_nfsp_lhe_fixed_opponent.py --name \
+      rewards_1_480_init_glorot --reward_scale 0.00208333 --init glorot
   python docs/figures/fig_nfsp_lhe_fixed_opponent.py   # draws, judges
 
 The paper's update rate makes about 64 SGD updates per network per 1,000
@@ -45,10 +47,12 @@ DATA = os.path.join(figure_runs.HERE, "data", "nfsp_lhe_fixed_opponent")
 JUDGED_AT = 20_000
 LABELS = {"rewards_1_480": "rewards / 480 (the preset)",
           "rewards_1_480_updates_x8": "rewards / 480, 8x the updates",
+          "rewards_1_480_init_glorot": "rewards / 480, Glorot's initialisation",
           "rewards_1_48": "rewards / 48",
           "rewards_1_5": "rewards / 5 (thesis: 1 per small blind)"}
 COLOURS = {"rewards_1_480": figure_style.COLOURS["NFSP"],
            "rewards_1_480_updates_x8": "#7570b3",
+           "rewards_1_480_init_glorot": "#d95f02",
            "rewards_1_48": "#66a61e", "rewards_1_5": "#e7298a"}
 REFERENCE_NAMES = {  # reference -> (legend label, colour)
     "equity_threshold": ("equity-threshold player", figure_style.REFERENCE),
@@ -56,7 +60,9 @@ REFERENCE_NAMES = {  # reference -> (legend label, colour)
 
 
 def train(name, reward_scale, episodes, eval_every, num_deals, seed,
-          updates_per_learn=None):
+          **changes):
+  """Trains run `name` from scratch; `changes` override the preset's
+  settings (None: the preset's)."""
   import pyspiel  # pylint: disable=g-import-not-at-top
   import nfsp_spiel  # noqa: F401  pylint: disable=g-import-not-at-top,unused-import
   from nfsp_spiel.nfsp import fixed_opponent  # pylint: disable=g-import-not-at-top
@@ -71,9 +77,8 @@ def train(name, reward_scale, episodes, eval_every, num_deals, seed,
   logger = curves.LearningCurveLogger(directory)
   references = {f"reference_{k}": v
                 for k, v in fixed_opponent.references(game, setting).items()}
-  changes = {} if updates_per_learn is None else dict(
-      updates_per_learn=updates_per_learn)
-  config = NFSPConfig.lhe(reward_scale=reward_scale, **changes)
+  config = NFSPConfig.lhe(reward_scale=reward_scale, **{
+      k: v for k, v in changes.items() if v is not None})
   for step, metrics in fixed_opponent.train_against(game, config, setting,
                                                     episodes, eval_every):
     logger.log(step, **metrics, **references)
@@ -160,12 +165,16 @@ def main():
   parser.add_argument("--seed", type=int, default=0)
   parser.add_argument("--updates_per_learn", type=int, default=None,
                       help="SGD updates per learning call (the preset: 2)")
+  parser.add_argument("--init", default=None,
+                      help="starting weights, as NFSPConfig.init (the "
+                      "preset: torch)")
   args = parser.parse_args()
   if args.name:
     if args.reward_scale is None:
       parser.error("--name trains a run: give its --reward_scale")
     train(args.name, args.reward_scale, args.episodes, args.eval_every,
-          args.num_deals, args.seed, args.updates_per_learn)
+          args.num_deals, args.seed,
+          updates_per_learn=args.updates_per_learn, init=args.init)
   from nfsp_spiel.run import curves  # pylint: disable=g-import-not-at-top
   runs = {}
   for name in sorted(os.listdir(DATA)) if os.path.isdir(DATA) else ():
