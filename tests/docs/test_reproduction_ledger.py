@@ -320,3 +320,13 @@ def test_numbers_in_reasons_and_ours_come_from_measures_or_named_tables():
 def test_the_prose_number_check_sees_digits_outside_fields_only():
   assert _digits_outside_fields("{x:.2f} at {paper.episodes:.0e} {rule.k}") == []
   assert _digits_outside_fields("ends 7-11x lower at {x}") == ["7-11x"]
+
+
+@pytest.mark.parametrize("item_id", ["thesis-fig4.3", "icml2015-fig1"])
+def test_a_claim_about_a_longer_run_is_not_confirmed_by_a_shorter_one(item_id):
+  # The claim is about the paper's whole run: put its length beyond any run
+  # and the verdict can be "shorter run" (the data agree so far) or
+  # "disagrees" (they already contradict it), never a confirmation.
+  item = copy.deepcopy(next(i for i in _ledger_items() if i["id"] == item_id))
+  item["paper"]["iterations"] = 1e12
+  assert make_ledger.judge(item).verdict in ("shorter run", "disagrees")
