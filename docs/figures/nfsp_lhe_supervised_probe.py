@@ -21,7 +21,8 @@ episodes as 16 per update.
       --init glorot --updates 6000
 
 prints one row per evaluation and appends them to
-`data/nfsp_lhe_supervised_probe/<scale>/curve.csv`.
+`data/nfsp_lhe_supervised_probe/<scale>/curve.csv`; `--draw` draws every
+committed curve in `nfsp_lhe_supervised_probe.png` and trains nothing.
 """
 
 import argparse
@@ -30,6 +31,7 @@ import os
 import numpy as np
 
 import figure_runs
+import figure_style
 
 DATA = os.path.join(figure_runs.HERE, "data", "nfsp_lhe_supervised_probe")
 
@@ -63,6 +65,39 @@ def deals(game, count, seed):
   return caller.tensors, chips, (high * 13 + low) * 2 + suited
 
 
+def label(folder):
+  """A legend label from a run folder's name, `scale_<s>_lr_<r>[_init_<i>]`."""
+  _, scale, _, rate, *init = folder.split("_")
+  return (f"rewards x {float(scale):.3g}, SGD {rate}, "
+          f"{init[-1].capitalize() if init else 'Torch7'} initialisation")
+
+
+def draw(path):
+  """The committed curves: R^2 on held-out deals against SGD updates, the
+  hand classes' ceiling as a reference level."""
+  import matplotlib.pyplot as plt  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.run import curves  # pylint: disable=g-import-not-at-top
+  figure, axes = plt.subplots(figsize=(7.2, 4.2))
+  ceiling = None
+  for folder in sorted(os.listdir(DATA)):
+    rows = curves.read_curve(os.path.join(DATA, folder, curves.CSV_NAME))
+    axes.plot([r["step"] for r in rows], [r["r2"] for r in rows],
+              marker="o", markersize=3, label=label(folder))
+    ceiling = rows[-1]["ceiling"]
+  if ceiling is not None:
+    figure_style.reference_level(
+        axes, ceiling, "best function of the preflop hand class")
+  axes.set_ylim(bottom=-0.01)
+  axes.set_xlabel("SGD updates of batch 256 (the paper's rate: about 64 "
+                  "per 1,000 episodes)")
+  axes.set_ylabel("\n".join(figure_style.wrap_label(
+      "variance of call-down outcomes explained on held-out deals (R²)")))
+  axes.set_title("The Limit Hold'em Q-network fitted to exact targets")
+  axes.grid(True, alpha=0.3)
+  figure_style.legend_outside(axes, fontsize=7)
+  figure_style.save(figure, path)
+
+
 def main():
   parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
   parser.add_argument("--reward_scale", type=float, default=1 / 480)
@@ -74,7 +109,12 @@ def main():
   parser.add_argument("--seed", type=int, default=0)
   parser.add_argument("--init", default="torch",
                       help="starting weights, as `NFSPConfig.init`")
+  parser.add_argument("--draw", action="store_true",
+                      help="draw the committed curves; train nothing")
   args = parser.parse_args()
+  if args.draw:
+    draw(os.path.join(figure_runs.HERE, "nfsp_lhe_supervised_probe.png"))
+    return
   import pyspiel  # pylint: disable=g-import-not-at-top
   import nfsp_spiel  # noqa: F401  pylint: disable=g-import-not-at-top,unused-import
   from nfsp_spiel.core.quiet_tensorflow import tf  # pylint: disable=g-import-not-at-top
