@@ -47,10 +47,8 @@ PLAYER_STYLES = ("-", "--", ":")
 
 def _mean_of_seeds(rows, column, scale=1.0):
   """(steps, mean over the seeds of `column`) where every seed has it."""
-  columns = [f"{column}/seed{s}" for s in SEEDS]
-  points = [(r["step"], scale * sum(r[c] for c in columns) / len(columns))
-            for r in rows if all(c in r for c in columns)]
-  return list(zip(*points)) or [(), ()]
+  return figure_runs.mean_of_columns(
+      rows, [f"{column}/seed{s}" for s in SEEDS], scale)
 
 
 def uniform_nash_conv(game_string):
@@ -65,42 +63,25 @@ def uniform_nash_conv(game_string):
 def draw(rows, game, path, uniform=None):
   """The figure of one three-player run's curve `rows` at `path`, with the
   uniform random profile's NashConv `uniform` as a level."""
-  import matplotlib.pyplot as plt  # pylint: disable=g-import-not-at-top
   colour = figure_style.COLOURS["NFSP"]
-  figure, (top, bottom) = plt.subplots(2, 1, figsize=(7.2, 7.4), sharex=True)
-  for seed in SEEDS:
-    points = [(r["step"], r[f"nash_conv/seed{seed}"]) for r in rows
-              if f"nash_conv/seed{seed}" in r]
-    if points:
-      top.plot(*zip(*points), color=colour, linewidth=0.6, alpha=0.6,
-               label="average policy, each seed")
-  points = [(r["step"], r["nash_conv/mean"], r["nash_conv/low"],
-             r["nash_conv/high"]) for r in rows if "nash_conv/mean" in r]
-  steps, mean, low, high = zip(*points)
-  top.plot(steps, mean, color=colour, marker="o", markersize=3,
-           label=f"average policy, mean of {len(SEEDS)} seeds")
-  figure_style.band(top, steps, low, high, colour)
+  figure, (top, bottom) = figure_style.gap_panels()
+  figure_runs.draw_population_seeds(top, rows, "nash_conv", SEEDS, colour,
+                                    label="average policy, each seed")
+  figure_runs.draw_population_band(
+      top, rows, "nash_conv", colour,
+      f"average policy, mean of {len(SEEDS)} seeds")
   # The run logs M_SL's exploitability (NashConv / 3) beside Pi's NashConv.
   top.plot(*_mean_of_seeds(rows, "exploitability_sl_memory", scale=3.0),
            color="#7570b3", linestyle="--",
            label="M_SL's action counts, mean of the seeds")
   if uniform is not None:
     figure_style.reference_level(top, uniform, "uniform random profile")
-  top.set_ylabel("\n".join(figure_style.wrap_label(NASH_CONV) +
-                           [figure_style.BAND]))
-  figure_style.log_axes(top, x=False)
-  top.grid(True, alpha=0.3, which="both")
   for player, style in enumerate(PLAYER_STYLES):
     bottom.plot(*_mean_of_seeds(rows, f"br_gap_{player}"), color=colour,
                 linestyle=style, marker="o", markersize=2,
                 label=f"player {player}")
-  bottom.set_ylabel("\n".join(figure_style.wrap_label(
-      "best-response gap (chips per hand, mean over the seeds)")))
-  bottom.set_xlabel("episodes")
-  bottom.grid(True, alpha=0.3)
-  for axes in (top, bottom):
-    figure_style.legend_outside(axes)
-  top.set_title(f"NFSP (Leduc preset) on {game}")
+  figure_style.finish_gap_panels(top, bottom, NASH_CONV,
+                                 f"NFSP (Leduc preset) on {game}")
   figure_style.save(figure, path)
 
 

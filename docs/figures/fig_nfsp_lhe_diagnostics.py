@@ -28,7 +28,6 @@ A run's curve is copied when it goes further than the committed one;
 runs at other reward scales: `fig_nfsp_lhe_reward_scale.py`).
 """
 
-import argparse
 import glob
 import os
 
@@ -118,17 +117,8 @@ def draw(runs, path):
 
 
 def main():
-  parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-  parser.add_argument("--run", action="append", default=[],
-                      help="name=run folder, copied to data/<name> when its "
-                      "curve goes further")
-  args = parser.parse_args()
+  figure_runs.copy_run_specs(__doc__, DATA)
   from nfsp_spiel.run import curves  # pylint: disable=g-import-not-at-top
-  for spec in args.run:
-    name, _, folder = spec.partition("=")
-    if not folder:
-      parser.error(f"--run={spec}: give name=folder")
-    figure_runs.copy_further(folder, os.path.join(DATA, name))
   runs = {os.path.basename(os.path.dirname(path)): curves.read_curve(path)
           for path in sorted(glob.glob(os.path.join(DATA, "*",
                                                     "curve.csv")))}

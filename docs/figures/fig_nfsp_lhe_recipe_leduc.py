@@ -87,31 +87,11 @@ def verdict(rule, defaults):
           f"{halfway:.3f} at half that x)")
 
 
-def _band(axes, rows, prefix, label, colour):
-  """A population group's mean with its +-1 s.e. band."""
-  points = [(r["step"], r[f"{prefix}/mean"], r[f"{prefix}/low"],
-             r[f"{prefix}/high"]) for r in rows if f"{prefix}/mean" in r]
-  if not points:
-    return
-  x, mean, low, high = zip(*points)
-  axes.plot(x, mean, color=colour, label=label, marker="o", markersize=3)
-  figure_style.band(axes, x, low, high, colour)
-
-
-def _seeds(axes, rows, column, seeds, colour):
-  for seed in seeds:
-    points = [(r["step"], r[f"{column}/seed{seed}"]) for r in rows
-              if f"{column}/seed{seed}" in r]
-    if points:
-      axes.plot(*zip(*points), color=colour, linewidth=0.6, alpha=0.6)
-
-
 def main():
   parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
   parser.add_argument("--runs", default=os.path.join(
       nfsp_runs.ROOT, "runs", "lhe_recipe_leduc"))
   args = parser.parse_args()
-  import matplotlib.pyplot as plt  # pylint: disable=g-import-not-at-top
   from nfsp_spiel.run import curves  # pylint: disable=g-import-not-at-top
   data = os.path.join(figure_runs.HERE, "data", "nfsp_lhe_recipe_leduc")
   for run in RUNS:
@@ -122,47 +102,40 @@ def main():
   last = max(row["step"] for row in rule)
   defaults = [row for row in curves.read_curve(DEFAULTS)
               if row["step"] <= 1.05 * last]
-  figure, (top, bottom) = plt.subplots(2, 1, figsize=(7.2, 7.4), sharex=True)
+  figure, (top, bottom) = figure_style.gap_panels()
   # NFSP's colour for the defaults; the recipe's variants in their own.
   colours = {"rule": "#d95f02", "defaults": figure_style.COLOURS["NFSP"],
              "reward_scale=1": "#e7298a",
              "reward_scale=0.00208333": "#66a61e"}
-  _band(top, defaults, "exploitability",
-        "Leduc defaults ([64], sec. 4.1), 3 seeds", colours["defaults"])
-  _band(top, rule, "exploitability",
-        "LHE recipe (sec. 4.3), rewards / 26 (the rule), 3 seeds",
-        colours["rule"])
-  _seeds(top, rule, "exploitability", SEEDS, colours["rule"])
+  figure_runs.draw_population_band(
+      top, defaults, "exploitability", colours["defaults"],
+      "Leduc defaults ([64], sec. 4.1), 3 seeds")
+  figure_runs.draw_population_band(
+      top, rule, "exploitability", colours["rule"],
+      "LHE recipe (sec. 4.3), rewards / 26 (the rule), 3 seeds")
+  figure_runs.draw_population_seeds(top, rule, "exploitability", SEEDS,
+                                    colours["rule"])
   for group, label in SCALES.items():
     column = f"exploitability/{group},seed0"
     points = [(r["step"], r[column]) for r in scales if column in r]
     if points:
       top.plot(*zip(*points), color=colours[group], label=label,
                linewidth=1.2)
-  top.set_ylabel("\n".join(figure_style.wrap_label(
-      figure_style.EXPLOITABILITY) + [figure_style.BAND]))
-  figure_style.log_axes(top, x=False)
-  top.grid(True, alpha=0.3, which="both")
   for player, style in ((0, "-"), (1, "--")):
     for rows, group, colour in (
         (rule, "", colours["rule"]),
         *((scales, f"{g},", colours[g]) for g in SCALES)):
       seeds = SEEDS if rows is rule else (0,)
-      columns = [f"br_gap_{player}/{group}seed{s}" for s in seeds]
-      points = [(r["step"], sum(r[c] for c in columns) / len(columns))
-                for r in rows if all(c in r for c in columns)]
-      if points:
-        bottom.plot(*zip(*points), color=colour, linestyle=style,
+      steps, gaps = figure_runs.mean_of_columns(
+          rows, [f"br_gap_{player}/{group}seed{s}" for s in seeds])
+      if steps:
+        bottom.plot(steps, gaps, color=colour, linestyle=style,
                     marker="o", markersize=2)
   bottom.plot([], [], color="black", label="player 0")
   bottom.plot([], [], color="black", linestyle="--", label="player 1")
-  bottom.set_ylabel("\n".join(figure_style.wrap_label(
-      "best-response gap (chips per hand, mean over the seeds)")))
-  bottom.set_xlabel("episodes")
-  bottom.grid(True, alpha=0.3)
-  for axes in (top, bottom):
-    figure_style.legend_outside(axes)
-  top.set_title("NFSPConfig.lhe()'s learning settings on Leduc")
+  figure_style.finish_gap_panels(
+      top, bottom, figure_style.EXPLOITABILITY,
+      "NFSPConfig.lhe()'s learning settings on Leduc")
   figure_style.save(figure, os.path.join(figure_runs.HERE,
                                          "fig_nfsp_lhe_recipe_leduc.png"))
   print(f"the recipe's three seeds to {last:,.0f} episodes")

@@ -39,7 +39,6 @@ last evaluation. Beside the verdict
 and the best response's edge, the mechanism the scale is suspected of.
 """
 
-import argparse
 import math
 import os
 
@@ -174,18 +173,8 @@ def draw(runs, path, always_call):
 
 
 def main():
-  parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-  parser.add_argument("--run", action="append", default=[],
-                      help="name=run folder, copied to data/<name> when its "
-                      "curve goes further")
-  args = parser.parse_args()
+  figure_runs.copy_run_specs(__doc__, DATA, names=SCALES)
   from nfsp_spiel.run import curves  # pylint: disable=g-import-not-at-top
-  for spec in args.run:
-    name, _, folder = spec.partition("=")
-    if name not in SCALES or not folder:
-      parser.error(f"--run={spec}: give name=folder, name one of "
-                   f"{', '.join(SCALES)}")
-    figure_runs.copy_further(folder, os.path.join(DATA, name))
   runs = {}
   for name in SCALES:
     path = os.path.join(DATA, name, curves.CSV_NAME)

@@ -31,6 +31,23 @@ def copy_further(run_dir, data_dir):
     shutil.copyfile(source, target)
 
 
+def copy_run_specs(doc, data, names=None):
+  """The command line of the figure scripts that draw committed runs: each
+  `--run name=folder` is copied to `data/<name>` when its curve goes
+  further (`copy_further`); `names`, where given, are the names taken.
+  `doc`: the script's docstring, its first line the description."""
+  parser = argparse.ArgumentParser(description=doc.split("\n")[0])
+  parser.add_argument("--run", action="append", default=[],
+                      help="name=run folder, copied to data/<name> when its "
+                      "curve goes further")
+  for spec in parser.parse_args().run:
+    name, _, folder = spec.partition("=")
+    if not folder or (names is not None and name not in names):
+      one_of = f", name one of {', '.join(names)}" if names is not None else ""
+      parser.error(f"--run={spec}: give name=folder{one_of}")
+    copy_further(folder, os.path.join(data, name))
+
+
 def log_points(iterations, count=60):
   """About `count` log-spaced iteration numbers from 1 to `iterations`."""
   return set(np.unique(np.geomspace(1, iterations, count).astype(int)))
@@ -157,6 +174,45 @@ def draw_seeds(axes, curves, colour, label):
   else:
     label = f"{label} (1 seed)"
   axes.plot(steps, means, color=colour, label=label)
+
+
+# A population's curve (examples/nfsp.py --seeds) logs each seed's value
+# of a metric beside the seeds' mean and band (`run_curves.band_names`):
+# `<metric>/seed<k>`, `<metric>/mean`, `<metric>/low`, `<metric>/high`.
+
+
+def draw_population_band(axes, rows, metric, colour, label):
+  """The seeds' mean of `metric` in a population's curve `rows`, with its
+  band, labelled `label`; nothing where the rows lack it."""
+  names = run_curves.band_names(metric)
+  points = [(r["step"], *(r[name] for name in names)) for r in rows
+            if names[0] in r]
+  if not points:
+    return
+  steps, means, lows, highs = zip(*points)
+  axes.plot(steps, means, color=colour, label=label, marker="o",
+            markersize=3)
+  figure_style.band(axes, steps, lows, highs, colour)
+
+
+def draw_population_seeds(axes, rows, metric, seeds, colour, label=None):
+  """Each of `seeds`' `metric` in a population's curve `rows`, thin (one
+  legend entry `label` for them all: `figure_style.legend_outside` merges
+  equal labels)."""
+  for seed in seeds:
+    column = f"{metric}/seed{seed}"
+    points = [(r["step"], r[column]) for r in rows if column in r]
+    if points:
+      axes.plot(*zip(*points), color=colour, linewidth=0.6, alpha=0.6,
+                label=label)
+
+
+def mean_of_columns(rows, columns, scale=1.0):
+  """(steps, `scale` times the mean of `columns`) at the rows having them
+  all, ((), ()) at none: a mean over seeds the curve logs no band for."""
+  points = [(r["step"], scale * sum(r[c] for c in columns) / len(columns))
+            for r in rows if all(c in r for c in columns)]
+  return list(zip(*points)) or [(), ()]
 
 
 def train_evaluate_main(doc, train, evaluate, episodes, runs, deals=2000,

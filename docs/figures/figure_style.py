@@ -203,6 +203,30 @@ def wrap_label(label, width=44):
   return textwrap.wrap(quantity, width) + textwrap.wrap("(" + unit, width)
 
 
+BEST_RESPONSE_GAP = "best-response gap (chips per hand, mean over the seeds)"
+
+
+def gap_panels():
+  """A figure of two panels over one episodes axis for NFSP's seeds: the
+  average policy's exploitability (or NashConv) with its band above, each
+  player's best-response gap below (`finish_gap_panels` labels them)."""
+  return plt.subplots(2, 1, figsize=(7.2, 7.4), sharex=True)
+
+
+def finish_gap_panels(top, bottom, ylabel, title):
+  """Labels `gap_panels`' panels once drawn: `ylabel` and the band's
+  meaning on a log axis above, the gap below, legends outside, `title`."""
+  top.set_ylabel("\n".join(wrap_label(ylabel) + [BAND]))
+  log_axes(top, x=False)
+  top.grid(True, alpha=0.3, which="both")
+  bottom.set_ylabel("\n".join(wrap_label(BEST_RESPONSE_GAP)))
+  bottom.set_xlabel("episodes")
+  bottom.grid(True, alpha=0.3)
+  for axes in (top, bottom):
+    legend_outside(axes)
+  top.set_title(title)
+
+
 def finish(figure, ylabel=None, references=(), points=()):
   """A curve figure (`nfsp_spiel.run.curves.curve_figure`) made ready to
   print: `ylabel` in words with its unit on the first panel (its band's
