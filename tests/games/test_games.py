@@ -27,10 +27,15 @@ GAMES = [
 ]
 
 
+def chance_outcome(state, rng):
+  """A chance outcome of `state`, drawn with its probability."""
+  outcomes, probs = zip(*state.chance_outcomes())
+  return int(rng.choice(outcomes, p=probs))
+
+
 def _sample(state, rng):
   if state.is_chance_node():
-    outcomes, probs = zip(*state.chance_outcomes())
-    return int(rng.choice(outcomes, p=probs))
+    return chance_outcome(state, rng)
   return int(rng.choice(state.legal_actions()))
 
 

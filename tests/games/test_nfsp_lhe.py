@@ -5,6 +5,7 @@ import pyspiel
 import pytest
 
 import nfsp_spiel  # noqa: F401
+from .test_games import chance_outcome
 from nfsp_spiel.games import cards
 from nfsp_spiel.games import poker
 
@@ -188,8 +189,7 @@ def test_histories_fit_openspiels_bounds():
     state = game.new_initial_state()
     while not state.is_terminal():
       if state.is_chance_node():
-        outcomes, probs = zip(*state.chance_outcomes())
-        state.apply_action(int(rng.choice(outcomes, p=probs)))
+        state.apply_action(chance_outcome(state, rng))
       else:
         raise_ = 2 in state.legal_actions() and rng.random() < 0.7
         state.apply_action(2 if raise_ else 1)
