@@ -16,9 +16,9 @@ that beats a raiser) and always-call (which does not).
       --reward_scale 0.2 --episodes 30000 --eval_every 5000
   python docs/figures/fig_nfsp_lhe_fixed_opponent.py --name \
       rewards_1_480_updates_x8 --reward_scale 0.00208333 \
-      --updates_per_learn 16 --episodes 10000 --eval_every 2500
+      --set updates_per_learn=16 --episodes 10000 --eval_every 2500
   python docs/figures/fig_nfsp_lhe_fixed_opponent.py --name \
-      rewards_1_480_init_glorot --reward_scale 0.00208333 --init glorot
+      rewards_1_480_init_glorot --reward_scale 0.00208333 --set init=glorot
   python docs/figures/fig_nfsp_lhe_fixed_opponent.py   # draws, judges
 
 The paper's update rate makes about 64 SGD updates per network per 1,000
@@ -61,8 +61,8 @@ REFERENCE_NAMES = {  # reference -> (legend label, colour)
 
 def train(name, reward_scale, episodes, eval_every, num_deals, seed,
           **changes):
-  """Trains run `name` from scratch; `changes` override the preset's
-  settings (None: the preset's)."""
+  """Trains run `name` from scratch, the preset's settings but `changes`
+  (`NFSPConfig.replace` names)."""
   import pyspiel  # pylint: disable=g-import-not-at-top
   import nfsp_spiel  # noqa: F401  pylint: disable=g-import-not-at-top,unused-import
   from nfsp_spiel.nfsp import fixed_opponent  # pylint: disable=g-import-not-at-top
@@ -77,8 +77,7 @@ def train(name, reward_scale, episodes, eval_every, num_deals, seed,
   logger = curves.LearningCurveLogger(directory)
   references = {f"reference_{k}": v
                 for k, v in fixed_opponent.references(game, setting).items()}
-  config = NFSPConfig.lhe(reward_scale=reward_scale, **{
-      k: v for k, v in changes.items() if v is not None})
+  config = NFSPConfig.lhe().replace(reward_scale=reward_scale, **changes)
   for step, metrics in fixed_opponent.train_against(game, config, setting,
                                                     episodes, eval_every):
     logger.log(step, **metrics, **references)
@@ -163,18 +162,23 @@ def main():
   parser.add_argument("--eval_every", type=int, default=5_000)
   parser.add_argument("--num_deals", type=int, default=10_000)
   parser.add_argument("--seed", type=int, default=0)
-  parser.add_argument("--updates_per_learn", type=int, default=None,
-                      help="SGD updates per learning call (the preset: 2)")
-  parser.add_argument("--init", default=None,
-                      help="starting weights, as NFSPConfig.init (the "
-                      "preset: torch)")
+  parser.add_argument("--set", action="append", default=[],
+                      metavar="NAME=VALUE",
+                      help="a setting of NFSPConfig.replace changed from "
+                      "the preset's, e.g. updates_per_learn=16 (repeatable)")
   args = parser.parse_args()
   if args.name:
     if args.reward_scale is None:
       parser.error("--name trains a run: give its --reward_scale")
+    from nfsp_spiel.nfsp import sweep  # pylint: disable=g-import-not-at-top
+    from nfsp_spiel.nfsp.config import NFSPConfig  # pylint: disable=g-import-not-at-top
+    preset = NFSPConfig.lhe()
+    changes = {}
+    for text in args.set:
+      name, [(_, value)] = sweep.sweep_axis(preset, text)
+      changes[name] = value
     train(args.name, args.reward_scale, args.episodes, args.eval_every,
-          args.num_deals, args.seed,
-          updates_per_learn=args.updates_per_learn, init=args.init)
+          args.num_deals, args.seed, **changes)
   from nfsp_spiel.run import curves  # pylint: disable=g-import-not-at-top
   runs = {}
   for name in sorted(os.listdir(DATA)) if os.path.isdir(DATA) else ():
