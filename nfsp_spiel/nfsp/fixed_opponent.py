@@ -95,7 +95,10 @@ def train_against(game, config, setting, episodes, eval_every):
   """Trains a seat-0 agent of `config` (its `anticipatory_param` set to 1)
   against `setting`'s fixed opponent for `episodes` episodes; yields
   (episodes so far, metrics) at episode 0 and after every `eval_every`:
-  `mbb_per_hand` (greedy Q policy, seat 0, with `mbb_stderr`), the agent's
+  `mbb_per_hand` (greedy Q policy, seat 0, with `mbb_stderr`), what that
+  policy does in those matches (`greedy_<round>_<action>`: its mean
+  probability of each action per betting round) and the scale of its Q
+  there (`q_abs`, `q_spread`: `lhe_diagnostics.q_scale`), the agent's
   losses, its Q network's weight norm and `sgd_updates`, the updates of
   each network due so far (`updates_per_learn` per `learn_every` own
   steps; the few due before `min_buffer_size_to_learn` records are
@@ -115,11 +118,14 @@ def train_against(game, config, setting, episodes, eval_every):
   unit = 1000.0 / evaluation.big_blind(game)
 
   def measure():
-    chips = batched_matches.play_profile((greedy, opponent),
+    recorder = lhe_diagnostics.DecisionRecorder(greedy)
+    chips = batched_matches.play_profile((recorder, opponent),
                                          setting.num_deals, setting.seed)
     metrics = {"mbb_per_hand": unit * float(chips.mean()),
                "mbb_stderr": unit * float(chips.std(ddof=1)
                                           / np.sqrt(len(chips)))}
+    metrics.update(recorder.frequencies("greedy"))
+    metrics.update(lhe_diagnostics.q_scale(learner, 0, recorder))
     metrics.update(learner.losses)
     metrics["q_norm"] = lhe_diagnostics.weight_norm(
         learner.networks()["q_network"])

@@ -43,7 +43,7 @@ ACTIONS = {poker.FOLD: "fold", poker.CALL: "call", poker.RAISE: "raise"}
 Q_SAMPLE = 4096
 
 
-class _Recorder:
+class DecisionRecorder:
   """A `BatchedPolicy` that passes `policy`'s answers through, summing the
   probabilities per betting round and keeping up to `Q_SAMPLE` decisions'
   information-state tensors and legal masks per player."""
@@ -67,12 +67,12 @@ class _Recorder:
         self.legal[player].append(decisions.legal[rows])
     return probs
 
-  def frequencies(self):
-    """{average_<round>_<action>: mean probability}, nan for a round the
-    self-play never reached."""
+  def frequencies(self, prefix="average"):
+    """{<prefix>_<round>_<action>: mean probability}, nan for a round the
+    matches never reached."""
     with np.errstate(invalid="ignore", divide="ignore"):
       means = self.sums / self.counts[:, None]
-    return {f"average_{name}_{ACTIONS[a]}": float(means[r, a])
+    return {f"{prefix}_{name}_{ACTIONS[a]}": float(means[r, a])
             for r, name in enumerate(ROUNDS) for a in ACTIONS}
 
 
@@ -88,7 +88,7 @@ def lhe_diagnostics(game, agents, num_deals=2000, seed=0):
                      "least 2 (an edge's standard error needs two deals)")
   average = NFSPPolicy(game, agents)
   greedy = NFSPPolicy(game, agents, "best_response")
-  recorder = _Recorder(average)
+  recorder = DecisionRecorder(average)
   unit = 1000.0 / evaluation.big_blind(game)  # chips -> mbb
   # Player 0's chips with both players on the average (recorded) and with
   # player p on its greedy Q policy, on the same deals and uniforms.
@@ -120,16 +120,25 @@ def _learner_scale(agent, player, recorder):
   metrics[f"average_norm_{player}"] = weight_norm(networks["average_network"])
   if "q_network" in networks:
     metrics[f"q_norm_{player}"] = weight_norm(networks["q_network"])
-  q_values = getattr(agent.best_response_learner, "q_values", None)
-  if q_values is not None and recorder.states[player]:
-    legal = np.concatenate(recorder.legal[player])
-    q = np.asarray(q_values(np.concatenate(recorder.states[player])),
-                   np.float64) / agent.config.reward_scale
-    inside = np.where(legal, q, np.nan)
-    metrics[f"q_abs_{player}"] = float(np.nanmean(np.abs(inside)))
-    metrics[f"q_spread_{player}"] = float(np.mean(
-        np.nanmax(inside, axis=1) - np.nanmin(inside, axis=1)))
+  metrics.update({f"{name}_{player}": value for name, value in
+                  q_scale(agent, player, recorder).items()})
   return metrics
+
+
+def q_scale(agent, player, recorder):
+  """{"q_abs": mean |Q|, "q_spread": mean max - min of Q} over the legal
+  actions of the decisions of `player` that `recorder` kept, in chips; {}
+  for a learner without Q-values or where no decision was kept."""
+  q_values = getattr(agent.best_response_learner, "q_values", None)
+  if q_values is None or not recorder.states[player]:
+    return {}
+  legal = np.concatenate(recorder.legal[player])
+  q = np.asarray(q_values(np.concatenate(recorder.states[player])),
+                 np.float64) / agent.config.reward_scale
+  inside = np.where(legal, q, np.nan)
+  return {"q_abs": float(np.nanmean(np.abs(inside))),
+          "q_spread": float(np.mean(np.nanmax(inside, axis=1)
+                                    - np.nanmin(inside, axis=1)))}
 
 
 def weight_norm(network):

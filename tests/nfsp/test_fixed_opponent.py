@@ -60,3 +60,10 @@ def test_a_small_learner_comes_to_beat_always_raise_by_far(game):
   gain = last["mbb_per_hand"] - first["mbb_per_hand"]
   assert gain > 3 * np.hypot(first["mbb_stderr"], last["mbb_stderr"])
   assert np.isfinite(last["rl_loss"]) and last["q_norm"] > 0
+  # What the greedy policy did in the matches: a distribution per round it
+  # reached, and Q's scale in chips at its decisions.
+  for metrics in (first, last):
+    assert sum(metrics[f"greedy_preflop_{a}"]
+               for a in ("fold", "call", "raise")) == pytest.approx(1.0)
+    assert metrics["q_spread"] > 0 and np.isfinite(metrics["q_abs"])
+  assert last["greedy_preflop_fold"] < first["greedy_preflop_fold"]

@@ -100,7 +100,7 @@ def test_q_scale_in_chips_and_norms(fixed_metrics):
 
 
 def test_recorder_keeps_what_it_passes_on(game):
-  recorder = lhe_diagnostics._Recorder(baselines.AlwaysRaise(game))
+  recorder = lhe_diagnostics.DecisionRecorder(baselines.AlwaysRaise(game))
   batched_matches.play_profile((recorder, recorder), 50, seed=1)
   kept = sum(len(rows) for rows in recorder.states[0])
   assert 0 < kept <= lhe_diagnostics.Q_SAMPLE
