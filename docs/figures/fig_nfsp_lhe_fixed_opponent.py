@@ -19,12 +19,25 @@ that beats a raiser) and always-call (which does not).
       --set updates_per_learn=16 --episodes 10000 --eval_every 2500
   python docs/figures/fig_nfsp_lhe_fixed_opponent.py --name \
       rewards_1_480_init_glorot --reward_scale 0.00208333 --set init=glorot
+  python docs/figures/fig_nfsp_lhe_fixed_opponent.py --name all_four_changes \
+      --reward_scale 0.0208333 --set init=glorot --set updates_per_learn=16 \
+      --set target_refit_every=300 --episodes 10000 --eval_every 2500
+  python docs/figures/fig_nfsp_lhe_fixed_opponent.py --name \
+      hidden_64_rewards_1_5 --reward_scale 0.2 --set hidden_layers=64 \
+      --set precision=float32
+  python docs/figures/fig_nfsp_lhe_fixed_opponent.py --name \
+      hidden_64_rewards_1_5_long --reward_scale 0.2 --set hidden_layers=64 \
+      --set precision=float32 --episodes 500000 --eval_every 25000
   python docs/figures/fig_nfsp_lhe_fixed_opponent.py   # draws, judges
 
 The paper's update rate makes about 64 SGD updates per network per 1,000
 episodes here (2 per 128 of the agent's own steps); the third run makes
 eight times as many (`sgd_updates` in each curve), to tell a learner
-limited by its number of updates from one that does not learn.
+limited by its number of updates from one that does not learn. The
+others change the initialisation, then four settings at once, then the
+network (one hidden layer of 64, Leduc's, which makes many more updates
+per second); the bottom panel shows how often the greedy Q policy folds
+(runs that logged it).
 
 The rule, written before the data: at a scale's last evaluation, of at least
 `JUDGED_AT` episodes, its greedy Q policy *learns* if its result is more
@@ -49,11 +62,20 @@ LABELS = {"rewards_1_480": "rewards / 480 (the preset)",
           "rewards_1_480_updates_x8": "rewards / 480, 8x the updates",
           "rewards_1_480_init_glorot": "rewards / 480, Glorot's initialisation",
           "rewards_1_48": "rewards / 48",
-          "rewards_1_5": "rewards / 5 (thesis: 1 per small blind)"}
+          "rewards_1_5": "rewards / 5 (thesis: 1 per small blind)",
+          "all_four_changes": "rewards / 48, Glorot, 8x the updates, "
+                              "target refits every 300",
+          "hidden_64_rewards_1_5": "one hidden layer of 64, rewards / 5, "
+                                   "float32",
+          "hidden_64_rewards_1_5_long": "one hidden layer of 64, rewards / 5, "
+                                        "float32, 500k episodes"}
 COLOURS = {"rewards_1_480": figure_style.COLOURS["NFSP"],
            "rewards_1_480_updates_x8": "#7570b3",
            "rewards_1_480_init_glorot": "#d95f02",
-           "rewards_1_48": "#66a61e", "rewards_1_5": "#e7298a"}
+           "rewards_1_48": "#66a61e", "rewards_1_5": "#e7298a",
+           "all_four_changes": "#a6761d", "hidden_64_rewards_1_5": "#666666",
+           "hidden_64_rewards_1_5_long": "#000000"}
+ROUND_STYLES = {"preflop": ":", "flop": "-.", "turn": "--", "river": "-"}
 REFERENCE_NAMES = {  # reference -> (legend label, colour)
     "equity_threshold": ("equity-threshold player", figure_style.REFERENCE),
     "always_call": ("always-call", "grey")}
@@ -123,8 +145,8 @@ def verdict(runs):
 
 def draw(runs, path):
   import matplotlib.pyplot as plt  # pylint: disable=g-import-not-at-top
-  figure, (result, weights) = plt.subplots(2, 1, figsize=(7.2, 7.4),
-                                           sharex=True)
+  figure, (result, weights, folds) = plt.subplots(3, 1, figsize=(7.2, 10),
+                                                  sharex=True)
   for name, rows in runs.items():
     x = [r["step"] for r in rows]
     y = [r["mbb_per_hand"] for r in rows]
@@ -134,9 +156,14 @@ def draw(runs, path):
                 label=f"greedy Q policy, {LABELS.get(name, name)}")
     figure_style.band(result, x, [a - e for a, e in zip(y, se)],
                       [a + e for a, e in zip(y, se)], colour)
-    weights.plot(x, [100 * (r["q_norm"] / rows[0]["q_norm"] - 1)
-                     for r in rows], color=colour, marker="o", markersize=3,
+    weights.plot(x, [r["q_norm"] / rows[0]["q_norm"] for r in rows],
+                 color=colour, marker="o", markersize=3,
                  label=LABELS.get(name, name))
+    for round_name, style in ROUND_STYLES.items():
+      key = f"greedy_{round_name}_fold"
+      if key in rows[0]:
+        folds.plot(x, [r[key] for r in rows], color=colour, linestyle=style,
+                   label=f"{round_name}, {LABELS.get(name, name)}")
   if runs:
     any_run = next(iter(runs.values()))
     for key, (label, colour) in REFERENCE_NAMES.items():
@@ -144,9 +171,11 @@ def draw(runs, path):
                                    f"{label} on the same deals", colour)
   result.set_ylabel("result in seat 0 against always-raise\n(mbb/h; "
                     + figure_style.BAND + ")")
-  weights.set_ylabel("Q network's weight norm,\nchange since episode 0 (%)")
-  weights.set_xlabel("episodes")
-  for axes in (result, weights):
+  weights.set_ylabel("Q network's weight norm\nover its norm at episode 0")
+  figure_style.log_axes(weights, x=False)
+  folds.set_ylabel("greedy Q policy's fold\nfrequency in those matches")
+  folds.set_xlabel("episodes")
+  for axes in (result, weights, folds):
     axes.grid(True, alpha=0.3)
     figure_style.legend_outside(axes, fontsize=7)
   result.set_title("NFSP's best response (NFSPConfig.lhe(), eta = 1) "
