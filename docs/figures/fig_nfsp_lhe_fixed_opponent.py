@@ -28,7 +28,22 @@ that beats a raiser) and always-call (which does not).
   python docs/figures/fig_nfsp_lhe_fixed_opponent.py --name \
       hidden_64_rewards_1_5_long --reward_scale 0.2 --set hidden_layers=64 \
       --set precision=float32 --episodes 500000 --eval_every 25000
+  python docs/figures/fig_nfsp_lhe_fixed_opponent.py --name \
+      hidden_64_rewards_1_5_updates_x8 --reward_scale 0.2 \
+      --set hidden_layers=64 --set precision=float32 \
+      --set updates_per_learn=16 --episodes 40000 --eval_every 5000
+  python docs/figures/fig_nfsp_lhe_fixed_opponent.py --name \
+      hidden_64_rewards_1_5_rl_lr_0.01 --reward_scale 0.2 \
+      --set hidden_layers=64 --set precision=float32 \
+      --set rl_learning_rate=0.01 --episodes 500000 --eval_every 25000
+      # (and _0.03 with rl_learning_rate=0.03, stopped at 225k)
+  python docs/figures/fig_nfsp_lhe_fixed_opponent.py --name \
+      rewards_1_5_rl_lr_0.01 --reward_scale 0.2 --set rl_learning_rate=0.01 \
+      --episodes 60000 --eval_every 10000
   python docs/figures/fig_nfsp_lhe_fixed_opponent.py   # draws, judges
+
+The runs of the one-layer network are drawn apart
+(`fig_nfsp_lhe_fixed_opponent_hidden_64.png`).
 
 The paper's update rate makes about 64 SGD updates per network per 1,000
 episodes here (2 per 128 of the agent's own steps); the third run makes
@@ -43,7 +58,8 @@ The rule, written before the data: at a scale's last evaluation, of at least
 `JUDGED_AT` episodes, its greedy Q policy *learns* if its result is more
 than two standard errors above both its first evaluation after learning
 began (`eval_every` episodes) and always-call's result; one scale is
-*better* than another if, at the last evaluation both reached, it is higher
+*better* than another if, at the last evaluation both reached (the same x
+within `SAME_X`; pairs without one are not compared), it is higher
 by more than two combined standard errors (the deals are the same, so this
 is conservative). Each run restarts from scratch (a diagnostic of minutes,
 not a checkpointed run); curves: `data/nfsp_lhe_fixed_opponent/<name>/`.
@@ -68,13 +84,32 @@ LABELS = {"rewards_1_480": "rewards / 480 (the preset)",
           "hidden_64_rewards_1_5": "one hidden layer of 64, rewards / 5, "
                                    "float32",
           "hidden_64_rewards_1_5_long": "one hidden layer of 64, rewards / 5, "
-                                        "float32, 500k episodes"}
+                                        "float32, 500k episodes",
+          "hidden_64_rewards_1_5_updates_x8": "one hidden layer of 64, "
+                                              "rewards / 5, 8x the updates",
+          "hidden_64_rewards_1_5_rl_lr_0.01": "one hidden layer of 64, "
+                                              "rewards / 5, RL SGD at 0.01",
+          "hidden_64_rewards_1_5_rl_lr_0.03": "one hidden layer of 64, "
+                                              "rewards / 5, RL SGD at 0.03 "
+                                              "(stopped at 225k)",
+          "rewards_1_5_rl_lr_0.01": "rewards / 5, RL SGD at 0.01"}
 COLOURS = {"rewards_1_480": figure_style.COLOURS["NFSP"],
            "rewards_1_480_updates_x8": "#7570b3",
            "rewards_1_480_init_glorot": "#d95f02",
            "rewards_1_48": "#66a61e", "rewards_1_5": "#e7298a",
            "all_four_changes": "#a6761d", "hidden_64_rewards_1_5": "#666666",
-           "hidden_64_rewards_1_5_long": "#000000"}
+           "hidden_64_rewards_1_5_long": "#000000",
+           "hidden_64_rewards_1_5_updates_x8": "#7570b3",
+           "hidden_64_rewards_1_5_rl_lr_0.01": "#1b9e77",
+           "hidden_64_rewards_1_5_rl_lr_0.03": "#e6ab02",
+           "rewards_1_5_rl_lr_0.01": "#1b9e77"}
+# Figures: (file, title, which runs); the one-layer runs apart, since their
+# network is not the preset's.
+FIGURES = (
+    ("fig_nfsp_lhe_fixed_opponent.png", "the preset's network",
+     lambda name: not name.startswith("hidden_64")),
+    ("fig_nfsp_lhe_fixed_opponent_hidden_64.png", "one hidden layer of 64",
+     lambda name: name.startswith("hidden_64")))
 ROUND_STYLES = {"preflop": ":", "flop": "-.", "turn": "--", "river": "-"}
 REFERENCE_NAMES = {  # reference -> (legend label, colour)
     "equity_threshold": ("equity-threshold player", figure_style.REFERENCE),
@@ -131,19 +166,35 @@ def verdict(runs):
   names = sorted(runs)
   for i, a in enumerate(names):
     for b in names[i + 1:]:
-      shared = min(runs[a][-1]["step"], runs[b][-1]["step"])
-      at = {n: max((r for r in runs[n] if r["step"] <= shared),
-                   key=lambda r: r["step"]) for n in (a, b)}
-      gain = at[a]["mbb_per_hand"] - at[b]["mbb_per_hand"]
-      margin = 2 * math.hypot(at[a]["mbb_stderr"], at[b]["mbb_stderr"])
+      pair = shared_evaluation(runs[a], runs[b])
+      if pair is None:
+        continue  # no evaluation at the same x: nothing to compare
+      row_a, row_b = pair
+      gain = row_a["mbb_per_hand"] - row_b["mbb_per_hand"]
+      margin = 2 * math.hypot(row_a["mbb_stderr"], row_b["mbb_stderr"])
       order = ("better than" if gain > margin else
                "worse than" if gain < -margin else "no different from")
-      lines.append(f"{a} is {order} {b} at {shared:,.0f} episodes "
+      lines.append(f"{a} is {order} {b} at {row_a['step']:,.0f} episodes "
                    f"({gain:+.0f} mbb/h, 2 s.e. {margin:.0f})")
   return "\n".join(lines)
 
 
-def draw(runs, path):
+SAME_X = 0.02  # evaluations this close (relative) are at the same x
+
+
+def shared_evaluation(rows_a, rows_b):
+  """The last pair of evaluations after episode 0, one of each run, at the
+  same x (steps within `SAME_X` of each other: an evaluation falls due a few
+  episodes past its multiple), or None."""
+  for row_a in reversed(rows_a):
+    for row_b in reversed(rows_b):
+      if row_a["step"] and abs(row_a["step"] - row_b["step"]) <= (
+          SAME_X * row_a["step"]):
+        return row_a, row_b
+  return None
+
+
+def draw(runs, path, network):
   import matplotlib.pyplot as plt  # pylint: disable=g-import-not-at-top
   figure, (result, weights, folds) = plt.subplots(3, 1, figsize=(7.2, 10),
                                                   sharex=True)
@@ -162,8 +213,7 @@ def draw(runs, path):
     for round_name, style in ROUND_STYLES.items():
       key = f"greedy_{round_name}_fold"
       if key in rows[0]:
-        folds.plot(x, [r[key] for r in rows], color=colour, linestyle=style,
-                   label=f"{round_name}, {LABELS.get(name, name)}")
+        folds.plot(x, [r[key] for r in rows], color=colour, linestyle=style)
   if runs:
     any_run = next(iter(runs.values()))
     for key, (label, colour) in REFERENCE_NAMES.items():
@@ -173,13 +223,15 @@ def draw(runs, path):
                     + figure_style.BAND + ")")
   weights.set_ylabel("Q network's weight norm\nover its norm at episode 0")
   figure_style.log_axes(weights, x=False)
+  for round_name, style in ROUND_STYLES.items():  # colours: the runs above
+    folds.plot([], [], color="black", linestyle=style, label=round_name)
   folds.set_ylabel("greedy Q policy's fold\nfrequency in those matches")
   folds.set_xlabel("episodes")
   for axes in (result, weights, folds):
     axes.grid(True, alpha=0.3)
     figure_style.legend_outside(axes, fontsize=7)
-  result.set_title("NFSP's best response (NFSPConfig.lhe(), eta = 1) "
-                   "against always-raise")
+  result.set_title("NFSP's best response (NFSPConfig.lhe(), eta = 1, "
+                   f"{network}) against always-raise")
   figure_style.save(figure, path)
 
 
@@ -214,8 +266,9 @@ def main():
     path = os.path.join(DATA, name, curves.CSV_NAME)
     if os.path.exists(path):
       runs[name] = curves.read_curve(path)
-  draw(runs, os.path.join(figure_runs.HERE,
-                          "fig_nfsp_lhe_fixed_opponent.png"))
+  for file_name, network, chosen in FIGURES:
+    draw({name: rows for name, rows in runs.items() if chosen(name)},
+         os.path.join(figure_runs.HERE, file_name), network)
   print(verdict(runs))
 
 
