@@ -23,9 +23,24 @@ panel per question, for each run copied to
   python docs/figures/fig_nfsp_lhe_diagnostics.py \\
       --run rewards_1_480=runs/nfsp_lhe_diag/seed0
 
+The preset's self-play with one hidden layer of 64 at rewards / 5 (in
+float32), to see whether NFSP's machinery learns Limit Hold'em where its
+best response learns against a fixed opponent
+(`fig_nfsp_lhe_fixed_opponent.py`):
+
+  python examples/nfsp.py --game nfsp_lhe --preset lhe --hidden_layers 64 \
+      --reward_scale 0.2 --precision float32 --episodes 3000000 \
+      --eval_every 50000 --checkpoint_every 50000 --eval_deals 2000 \
+      --smooct_deals 1000 --lbr_hands 200 \
+      --output_dir runs/nfsp_lhe_small/hidden_64_rewards_1_5
+  python docs/figures/fig_nfsp_lhe_diagnostics.py \
+      --run hidden_64_rewards_1_5=runs/nfsp_lhe_small/hidden_64_rewards_1_5
+
 A run's curve is copied when it goes further than the committed one;
-`fig_nfsp_lhe_diagnostics.png` is drawn from every committed run (the
-runs at other reward scales: `fig_nfsp_lhe_reward_scale.py`).
+`fig_nfsp_lhe_diagnostics.png` is drawn from every committed run of the
+preset's network, `fig_nfsp_lhe_diagnostics_hidden_64.png` from the
+one-layer run (the runs at other reward scales:
+`fig_nfsp_lhe_reward_scale.py`).
 """
 
 import glob
@@ -56,20 +71,28 @@ def _line(axes, rows, column, **style):
   return points
 
 
-def draw(runs, path):
-  """Draws the diagnostics of `runs` ({name: curve rows}) into `path`."""
+def _style_key(axes, styles, **common):
+  """Legend entries in black for what each line style means on `axes`."""
+  for label, style in styles:
+    axes.plot([], [], color="black", linestyle=style, label=label, **common)
+
+
+def draw(runs, path, title):
+  """Draws the diagnostics of `runs` ({name: curve rows}) into `path`:
+  colour by run (named in the top panel's legend), line style by what
+  each panel's legend says."""
   import matplotlib.pyplot as plt  # pylint: disable=g-import-not-at-top
   figure, grid = plt.subplots(6, 1, figsize=(7.5, 17), sharex=True)
   results, edges, actions, q_scale, losses, norms = grid
   colours = dict(zip(runs, plt.rcParams["axes.prop_cycle"].by_key()["color"]))
   for name, rows in runs.items():
     colour = colours[name]
-    for column, (label, style) in RESULTS.items():
-      _line(results, rows, column, color=colour, linestyle=style,
-            label=f"{name}: {label}")
+    results.plot([], [], color=colour, linewidth=3, label=name)
+    for column, (_, style) in RESULTS.items():
+      _line(results, rows, column, color=colour, linestyle=style)
     for p, style in PLAYER_STYLES.items():
       points = _line(edges, rows, f"br_edge_{p}", color=colour,
-                     linestyle=style, label=f"{name}: player {p}")
+                     linestyle=style)
       errors = [r[f"br_edge_stderr_{p}"] for r in rows
                 if f"br_edge_{p}" in r]
       if points:
@@ -77,23 +100,22 @@ def draw(runs, path):
         edges.fill_between(x, [a - e for a, e in zip(y, errors)],
                            [a + e for a, e in zip(y, errors)], color=colour,
                            alpha=0.15, linewidth=0)
-      _line(q_scale, rows, f"q_spread_{p}", color=colour, linestyle=style,
-            label=f"{name}: spread over legal actions, player {p}")
-      _line(q_scale, rows, f"q_abs_{p}", color=colour, linestyle=style,
-            alpha=0.5, label=f"{name}: mean |Q|, player {p}")
-      _line(losses, rows, f"rl_loss_{p}", color=colour, linestyle=style,
-            label=f"{name}: RL (TD) loss, player {p}")
-      _line(losses, rows, f"sl_loss_{p}", color=colour, linestyle=style,
-            alpha=0.5, label=f"{name}: SL (cross-entropy) loss, player {p}")
-      _line(norms, rows, f"q_norm_{p}", color=colour, linestyle=style,
-            label=f"{name}: Q network, player {p}")
-      _line(norms, rows, f"average_norm_{p}", color=colour, linestyle=style,
-            alpha=0.5, label=f"{name}: average network, player {p}")
+      for axes, dark, light in ((q_scale, "q_spread", "q_abs"),
+                                (losses, "rl_loss", "sl_loss"),
+                                (norms, "q_norm", "average_norm")):
+        _line(axes, rows, f"{dark}_{p}", color=colour, linestyle=style)
+        _line(axes, rows, f"{light}_{p}", color=colour, linestyle=style,
+              alpha=0.5)
     for round_name, style in ROUND_STYLES.items():
       _line(actions, rows, f"average_{round_name}_raise", color=colour,
-            linestyle=style, label=f"{name}: raise, {round_name}")
+            linestyle=style)
       _line(actions, rows, f"average_{round_name}_fold", color=colour,
-            linestyle=style, alpha=0.4, label=f"{name}: fold, {round_name}")
+            linestyle=style, alpha=0.4)
+  _style_key(results, [(label, style) for label, style in RESULTS.values()])
+  players = [(f"player {p}", style) for p, style in PLAYER_STYLES.items()]
+  for axes in (edges, q_scale, losses, norms):
+    _style_key(axes, players)
+  _style_key(actions, list(ROUND_STYLES.items()))
   results.axhline(0.0, color="grey", linewidth=0.8)
   edges.axhline(0.0, color="grey", linewidth=0.8)
   labels = (
@@ -101,9 +123,9 @@ def draw(runs, path):
       (edges, "best response's edge over the average\n(mbb/h, +-1 s.e.)"),
       (actions, "average strategy's action frequency\n(self-play; raise "
                 "dark, fold light)"),
-      (q_scale, "Q (chips; spread dark, mean |Q| light)"),
-      (losses, "loss (RL dark, SL light)"),
-      (norms, "L2 weight norm (Q dark, average light)"))
+      (q_scale, "Q (chips; spread over legal\nactions dark, mean |Q| light)"),
+      (losses, "loss (RL (TD) dark,\nSL (cross-entropy) light)"),
+      (norms, "L2 weight norm\n(Q network dark, average light)"))
   for axes, label in labels:
     axes.set_ylabel(label)
     axes.grid(True, alpha=0.3)
@@ -112,8 +134,19 @@ def draw(runs, path):
          for line in losses.get_lines()):  # none before the first update
     losses.set_yscale("log")
   norms.set_xlabel("episodes")
-  results.set_title("NFSP on Limit Hold'em (NFSPConfig.lhe()): diagnostics")
+  results.set_title(title)
   figure_style.save(figure, path)
+
+
+# Figures: (file, title, which runs); the one-layer network's run apart,
+# its x-axis fifteen times the others'.
+FIGURES = (
+    ("fig_nfsp_lhe_diagnostics.png",
+     "NFSP on Limit Hold'em (NFSPConfig.lhe()): diagnostics",
+     lambda name: not name.startswith("hidden_64")),
+    ("fig_nfsp_lhe_diagnostics_hidden_64.png",
+     "NFSP on Limit Hold'em, one hidden layer of 64: diagnostics",
+     lambda name: name.startswith("hidden_64")))
 
 
 def main():
@@ -122,8 +155,10 @@ def main():
   runs = {os.path.basename(os.path.dirname(path)): curves.read_curve(path)
           for path in sorted(glob.glob(os.path.join(DATA, "*",
                                                     "curve.csv")))}
-  path = os.path.join(figure_runs.HERE, "fig_nfsp_lhe_diagnostics.png")
-  draw(runs, path)
+  for file_name, title, chosen in FIGURES:
+    chosen_runs = {name: rows for name, rows in runs.items() if chosen(name)}
+    if chosen_runs:
+      draw(chosen_runs, os.path.join(figure_runs.HERE, file_name), title)
 
 
 if __name__ == "__main__":
