@@ -38,6 +38,10 @@ that beats a raiser) and always-call (which does not).
       --set rl_learning_rate=0.01 --episodes 500000 --eval_every 25000
       # (and _0.03 with rl_learning_rate=0.03, stopped at 225k)
   python docs/figures/fig_nfsp_lhe_fixed_opponent.py --name \
+      hidden_64_rewards_1_10 --reward_scale 0.1 --set hidden_layers=64 \
+      --set precision=float32 --episodes 500000 --eval_every 25000
+      # (stopped at 425k)
+  python docs/figures/fig_nfsp_lhe_fixed_opponent.py --name \
       rewards_1_5_rl_lr_0.01 --reward_scale 0.2 --set rl_learning_rate=0.01 \
       --episodes 60000 --eval_every 10000
   python docs/figures/fig_nfsp_lhe_fixed_opponent.py   # draws, judges
@@ -92,6 +96,9 @@ LABELS = {"rewards_1_480": "rewards / 480 (the preset)",
           "hidden_64_rewards_1_5_rl_lr_0.03": "one hidden layer of 64, "
                                               "rewards / 5, RL SGD at 0.03 "
                                               "(stopped at 225k)",
+          "hidden_64_rewards_1_10": "one hidden layer of 64, rewards / 10 "
+                                    "(per big blind), float32 (stopped at "
+                                    "425k)",
           "rewards_1_5_rl_lr_0.01": "rewards / 5, RL SGD at 0.01"}
 COLOURS = {"rewards_1_480": figure_style.COLOURS["NFSP"],
            "rewards_1_480_updates_x8": "#7570b3",
@@ -102,7 +109,8 @@ COLOURS = {"rewards_1_480": figure_style.COLOURS["NFSP"],
            "hidden_64_rewards_1_5_updates_x8": "#7570b3",
            "hidden_64_rewards_1_5_rl_lr_0.01": "#1b9e77",
            "hidden_64_rewards_1_5_rl_lr_0.03": "#e6ab02",
-           "rewards_1_5_rl_lr_0.01": "#1b9e77"}
+           "rewards_1_5_rl_lr_0.01": "#1b9e77",
+           "hidden_64_rewards_1_10": "#d95f02"}
 # Figures: (file, title, which runs); the one-layer runs apart, since their
 # network is not the preset's.
 FIGURES = (
