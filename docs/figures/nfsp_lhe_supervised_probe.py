@@ -79,12 +79,17 @@ FOLD_CHIPS = -10.0  # the big blind's blind, lost by folding to the raise
 CLASSES = 338  # (high * 13 + low) * 2 + suited
 
 
+def class_means(values, classes, unseen):
+  """Each hand class's mean of `values`; `unseen` where a class has none."""
+  sums = np.bincount(classes, values, minlength=CLASSES)
+  counts = np.bincount(classes, minlength=CLASSES)
+  return np.where(counts > 0, sums / np.maximum(counts, 1), unseen)
+
+
 def fold_rule_result(chips, classes, test_chips, test_classes):
   """mbb/h on the test deals of folding the classes whose mean outcome on
   (`chips`, `classes`) is below `FOLD_CHIPS` (unseen classes call)."""
-  sums = np.bincount(classes, chips, minlength=CLASSES)
-  counts = np.bincount(classes, minlength=CLASSES)
-  fold = np.where(counts > 0, sums / np.maximum(counts, 1), 0.0) < FOLD_CHIPS
+  fold = class_means(chips, classes, 0.0) < FOLD_CHIPS
   return 100 * np.where(fold[test_classes], FOLD_CHIPS, test_chips).mean()
 
 
@@ -175,10 +180,7 @@ def main():
   y_train = (y_train * args.reward_scale).astype(np.float32)
   y_test = y_test * args.reward_scale
   # The best a function of the hand class does: its training mean.
-  sums = np.bincount(c_train, y_train, minlength=CLASSES)
-  counts = np.bincount(c_train, minlength=CLASSES)
-  class_mean = np.where(counts > 0, sums / np.maximum(counts, 1),
-                        y_train.mean())
+  class_mean = class_means(y_train, c_train, y_train.mean())
   variance = y_test.var()
   ceiling = 1 - np.mean((class_mean[c_test] - y_test) ** 2) / variance
   rng = np.random.default_rng(args.seed)
