@@ -65,8 +65,11 @@ began (`eval_every` episodes) and always-call's result; one scale is
 *better* than another if, at the last evaluation both reached (the same x
 within `SAME_X`; pairs without one are not compared), it is higher
 by more than two combined standard errors (the deals are the same, so this
-is conservative). Each run restarts from scratch (a diagnostic of minutes,
-not a checkpointed run); curves: `data/nfsp_lhe_fixed_opponent/<name>/`.
+is conservative). Curves: `data/nfsp_lhe_fixed_opponent/<name>/`; each run
+checkpoints in `--run_dir/<name>` (outside git) at every evaluation and
+every ten minutes, and the same command resumes it (Ctrl-C stops it at the
+last consistent checkpoint); the runs before that mechanism (those of
+500k episodes and less) were each trained in one go.
 """
 
 import argparse
@@ -78,6 +81,9 @@ import figure_style
 
 DATA = os.path.join(figure_runs.HERE, "data", "nfsp_lhe_fixed_opponent")
 JUDGED_AT = 20_000
+# Wall-clock seconds between checkpoints at the latest (at the next row): an
+# evaluation interval of the preset's network takes about an hour here.
+CHECKPOINT_SECONDS = 600
 LABELS = {"rewards_1_480": "rewards / 480 (the preset)",
           "rewards_1_480_updates_x8": "rewards / 480, 8x the updates",
           "rewards_1_480_init_glorot": "rewards / 480, Glorot's initialisation",
@@ -125,30 +131,33 @@ REFERENCE_NAMES = {  # reference -> (legend label, colour)
 
 
 def train(name, reward_scale, episodes, eval_every, num_deals, seed,
-          **changes):
-  """Trains run `name` from scratch, the preset's settings but `changes`
-  (`NFSPConfig.replace` names)."""
+          run_dir, **changes):
+  """Trains run `name`, the preset's settings but `changes`
+  (`NFSPConfig.replace` names), to `episodes`: resumed from its checkpoint
+  in `run_dir/name` where it has one (a checkpoint of other settings is
+  refused), else from scratch; its curve is kept in `DATA/name`, consistent
+  with the checkpoint (`RunDirectory`); Ctrl-C stops it within seconds."""
   import pyspiel  # pylint: disable=g-import-not-at-top
   import nfsp_spiel  # noqa: F401  pylint: disable=g-import-not-at-top,unused-import
   from nfsp_spiel.nfsp import fixed_opponent  # pylint: disable=g-import-not-at-top
   from nfsp_spiel.nfsp.config import NFSPConfig  # pylint: disable=g-import-not-at-top
-  from nfsp_spiel.run import curves  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.run import nfsp_training  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.run import run_directory  # pylint: disable=g-import-not-at-top
   game = pyspiel.load_game("nfsp_lhe")
   setting = fixed_opponent.Against("always_raise", num_deals, seed)
-  directory = os.path.join(DATA, name)
-  path = os.path.join(directory, curves.CSV_NAME)
-  if os.path.exists(path):
-    os.remove(path)
-  logger = curves.LearningCurveLogger(directory)
-  references = {f"reference_{k}": v
-                for k, v in fixed_opponent.references(game, setting).items()}
   config = NFSPConfig.lhe().replace(reward_scale=reward_scale, **changes)
-  for step, metrics in fixed_opponent.train_against(game, config, setting,
-                                                    episodes, eval_every):
-    logger.log(step, **metrics, **references)
-    print(f"{name} {step:>7,}: {metrics['mbb_per_hand']:+.0f} +- "
-          f"{metrics['mbb_stderr']:.0f} mbb/h, Q norm {metrics['q_norm']:.3f}",
-          flush=True)
+  run = run_directory.RunDirectory(
+      os.path.join(DATA, name), keep_previous=False, unit="episodes",
+      checkpoint=os.path.join(run_dir, name, run_directory.CHECKPOINT_NAME),
+      checkpoint_seconds=CHECKPOINT_SECONDS)
+  loop = fixed_opponent.FixedOpponentRun(game, config, setting)
+  if run.resuming:
+    loop.restore(run.checkpoint)
+    print(f"{name}: resumed at {loop.episodes:,} episodes from "
+          f"{run.checkpoint}", flush=True)
+  run.open_curve(loop.episodes)
+  run.catch_stop_signals()
+  nfsp_training.train(run, loop, episodes, eval_every, eval_every)
 
 
 def verdict(runs):
@@ -251,6 +260,9 @@ def main():
   parser.add_argument("--eval_every", type=int, default=5_000)
   parser.add_argument("--num_deals", type=int, default=10_000)
   parser.add_argument("--seed", type=int, default=0)
+  parser.add_argument("--run_dir", default=os.path.join(
+      os.path.dirname(os.path.dirname(figure_runs.HERE)), "runs",
+      "fixed_opponent"), help="the runs' checkpoints, one folder per run")
   parser.add_argument("--set", action="append", default=[],
                       metavar="NAME=VALUE",
                       help="a setting of NFSPConfig.replace changed from "
@@ -267,7 +279,7 @@ def main():
       name, [(_, value)] = sweep.sweep_axis(preset, text)
       changes[name] = value
     train(args.name, args.reward_scale, args.episodes, args.eval_every,
-          args.num_deals, args.seed, **changes)
+          args.num_deals, args.seed, args.run_dir, **changes)
   from nfsp_spiel.run import curves  # pylint: disable=g-import-not-at-top
   runs = {}
   for name in sorted(os.listdir(DATA)) if os.path.isdir(DATA) else ():

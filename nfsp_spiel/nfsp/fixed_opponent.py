@@ -7,10 +7,12 @@ opponent (always-call or always-raise) the target stands still: an agent
 that always plays its epsilon-greedy best response (`anticipatory_param=1`,
 the NFSP paper's DQN baseline) must come to beat it, and by about what
 simple card-aware play wins against the same opponent (the
-equity-threshold player). `train_against` runs that test through the same
-batched self-play driver and learning calls as NFSP's training, and
+equity-threshold player). `FixedOpponentRun` runs that test through the
+same batched self-play driver and learning calls as NFSP's training, and
 measures the greedy Q policy in batched matches (`evaluation.
-batched_matches`) on the same deals at every evaluation.
+batched_matches`) on the same deals at every evaluation; it is a run that
+`run.nfsp_training.train` drives in a `RunDirectory`, checkpointed and
+resumed as every training binary's.
 """
 
 import dataclasses
@@ -22,6 +24,7 @@ from nfsp_spiel.evaluation import baselines
 from nfsp_spiel.evaluation import batched_matches
 from nfsp_spiel.games import poker
 from nfsp_spiel.nfsp import agent as agent_lib
+from nfsp_spiel.nfsp import agent_checkpoints
 from nfsp_spiel.nfsp import lhe_diagnostics
 from nfsp_spiel.nfsp import selfplay
 from nfsp_spiel.nfsp.agent_policies import NFSPPolicy
@@ -91,49 +94,97 @@ def _baseline(game, opponent):
           "always_raise": baselines.AlwaysRaise}[opponent](game)
 
 
-def train_against(game, config, setting, episodes, eval_every):
-  """Trains a seat-0 agent of `config` (its `anticipatory_param` set to 1)
-  against `setting`'s fixed opponent for `episodes` episodes; yields
-  (episodes so far, metrics) at episode 0 and after every `eval_every`:
-  `mbb_per_hand` (greedy Q policy, seat 0, with `mbb_stderr`), what that
-  policy does in those matches (`greedy_<round>_<action>`: its mean
-  probability of each action per betting round) and the scale of its Q
-  there (`q_abs`, `q_spread`: `lhe_diagnostics.q_scale`), the agent's
-  losses, its Q network's weight norm and `sgd_updates`, the updates of
-  each network due so far (`updates_per_learn` per `learn_every` own
-  steps; the few due before `min_buffer_size_to_learn` records are
-  counted though not made)."""
-  if game.get_type().short_name != "nfsp_lhe":
-    raise ValueError(f"train_against: game={game} must be nfsp_lhe (the "
-                     "batched matches play heads-up Limit Hold'em)")
-  config = dataclasses.replace(config, anticipatory_param=1.0)
-  size = information_state_size(game)
-  learner = agent_lib.NFSP(0, size, game.num_distinct_actions(), config,
-                           seed=setting.seed)
-  fixed = FixedActionPlayer(1, size, OPPONENTS[setting.opponent])
-  driver = selfplay.SelfPlay(game, [learner, fixed], setting.num_games,
-                             seed=setting.seed)
-  greedy = NFSPPolicy(game, [learner, None], "best_response")
-  opponent = _baseline(game, setting.opponent)
-  unit = 1000.0 / evaluation.big_blind(game)
+class FixedOpponentRun:
+  """A seat-0 agent of `config` (its `anticipatory_param` set to 1) learning
+  against `setting`'s fixed opponent, as `run.nfsp_training.train` drives a
+  run (`episodes`, `play`, `metrics`, `save`; `restore` continues from a
+  checkpoint exactly where `save` stopped, and refuses one of another
+  configuration or setting).
 
-  def measure():
-    recorder = lhe_diagnostics.DecisionRecorder(greedy)
-    chips = batched_matches.play_profile((recorder, opponent),
-                                         setting.num_deals, setting.seed)
+  `metrics()`: `mbb_per_hand` (greedy Q policy, seat 0, with `mbb_stderr`),
+  what that policy does in those matches (`greedy_<round>_<action>`: its
+  mean probability of each action per betting round) and the scale of its
+  Q there (`q_abs`, `q_spread`: `lhe_diagnostics.q_scale`), the agent's
+  losses, its Q network's weight norm, `sgd_updates` (the updates of each
+  network due so far: `updates_per_learn` per `learn_every` own steps; the
+  few due before `min_buffer_size_to_learn` records are counted though not
+  made) and `reference_<name>`: `references`, the same in every row."""
+
+  columns = ("mbb_per_hand",)  # what the progress bar shows
+
+  def __init__(self, game, config, setting):
+    if game.get_type().short_name != "nfsp_lhe":
+      raise ValueError(f"FixedOpponentRun: game={game} must be nfsp_lhe (the "
+                       "batched matches play heads-up Limit Hold'em)")
+    self.game = game
+    self.setting = setting
+    self.config = dataclasses.replace(config, anticipatory_param=1.0)
+    size = information_state_size(game)
+    self.learner = agent_lib.NFSP(0, size, game.num_distinct_actions(),
+                                  self.config, seed=setting.seed)
+    fixed = FixedActionPlayer(1, size, OPPONENTS[setting.opponent])
+    self.driver = selfplay.SelfPlay(game, [self.learner, fixed],
+                                    setting.num_games, seed=setting.seed)
+    self._greedy = NFSPPolicy(game, [self.learner, None], "best_response")
+    self._opponent = _baseline(game, setting.opponent)
+    self._references = None
+
+  def __len__(self):
+    return 1  # one run
+
+  @property
+  def episodes(self):
+    return self.driver.episodes
+
+  played = episodes
+
+  def play(self, num_episodes):
+    self.driver.play(num_episodes)
+
+  @staticmethod
+  def shown(name):
+    return name in FixedOpponentRun.columns
+
+  def metrics(self):
+    """The row of an evaluation (see the class docstring)."""
+    if self._references is None:
+      self._references = {f"reference_{name}": value for name, value in
+                          references(self.game, self.setting).items()}
+    unit = 1000.0 / evaluation.big_blind(self.game)
+    recorder = lhe_diagnostics.DecisionRecorder(self._greedy)
+    chips = batched_matches.play_profile((recorder, self._opponent),
+                                         self.setting.num_deals,
+                                         self.setting.seed)
     metrics = {"mbb_per_hand": unit * float(chips.mean()),
                "mbb_stderr": unit * float(chips.std(ddof=1)
                                           / np.sqrt(len(chips)))}
     metrics.update(recorder.frequencies("greedy"))
-    metrics.update(lhe_diagnostics.q_scale(learner, 0, recorder))
-    metrics.update(learner.losses)
+    metrics.update(lhe_diagnostics.q_scale(self.learner, 0, recorder))
+    metrics.update(self.learner.losses)
     metrics["q_norm"] = lhe_diagnostics.weight_norm(
-        learner.networks()["q_network"])
-    metrics["sgd_updates"] = (learner.steps // config.learn_every
-                              * config.updates_per_learn)
-    return metrics
+        self.learner.networks()["q_network"])
+    metrics["sgd_updates"] = (self.learner.steps // self.config.learn_every
+                              * self.config.updates_per_learn)
+    return {**metrics, **self._references}
 
-  yield 0, measure()
-  while driver.episodes < episodes:
-    driver.play(min(eval_every, episodes - driver.episodes))
-    yield driver.episodes, measure()
+  def _header_settings(self):
+    """The checkpoint header's settings beyond the learner's config: the
+    driver's and the test's (the opponent and the evaluation's deals)."""
+    return {**self.driver.driver_settings(), "test": "fixed_opponent",
+            "opponent": self.setting.opponent,
+            "num_deals": self.setting.num_deals}
+
+  def save(self, path, progress=None):
+    """The learner and the games in flight in one file (atomic), with a
+    training run's `progress`; the fixed player keeps nothing to save."""
+    return agent_checkpoints.save_agents(
+        path, self.game, [self.learner], progress, self._header_settings(),
+        **self.driver.driver_arrays())
+
+  def restore(self, path):
+    """Continues from `save`'s file: the same steps as a run never
+    interrupted. One of another game, configuration or setting raises
+    `checkpoints.CheckpointError` and changes nothing."""
+    self.driver.load_driver_arrays(agent_checkpoints.restore_agents(
+        path, self.game, [self.learner], self._header_settings()))
+    return self

@@ -1,5 +1,7 @@
 """The best-response test against a fixed opponent (`nfsp.fixed_opponent`)."""
 
+import dataclasses
+
 import numpy as np
 import pyspiel
 import pytest
@@ -9,7 +11,11 @@ from nfsp_spiel.evaluation import baselines
 from nfsp_spiel.evaluation import batched_matches
 from nfsp_spiel.games import poker
 from nfsp_spiel.nfsp import fixed_opponent
+from nfsp_spiel.core import checkpoints
 from nfsp_spiel.nfsp.config import NFSPConfig
+from nfsp_spiel.run import curves
+from nfsp_spiel.run import nfsp_training
+from nfsp_spiel.run import run_directory
 
 
 @pytest.fixture(scope="module")
@@ -53,10 +59,11 @@ def test_a_small_learner_comes_to_beat_always_raise_by_far(game):
                           reservoir_buffer_capacity=20_000,
                           reward_scale=0.2, precision="float32")
   setting = fixed_opponent.Against("always_raise", num_deals=1000, seed=1)
-  curve = list(fixed_opponent.train_against(game, config, setting, 1500,
-                                            1500))
-  (x0, first), (x1, last) = curve
-  assert (x0, x1 >= 1500) == (0, True)
+  run = fixed_opponent.FixedOpponentRun(game, config, setting)
+  first = run.metrics()
+  run.play(1500)
+  last = run.metrics()
+  assert run.episodes >= 1500
   gain = last["mbb_per_hand"] - first["mbb_per_hand"]
   assert gain > 3 * np.hypot(first["mbb_stderr"], last["mbb_stderr"])
   assert np.isfinite(last["rl_loss"]) and last["q_norm"] > 0
@@ -67,3 +74,58 @@ def test_a_small_learner_comes_to_beat_always_raise_by_far(game):
                for a in ("fold", "call", "raise")) == pytest.approx(1.0)
     assert metrics["q_spread"] > 0 and np.isfinite(metrics["q_abs"])
   assert last["greedy_preflop_fold"] < first["greedy_preflop_fold"]
+
+
+def _tiny_config(**changes):
+  return NFSPConfig.lhe(hidden_layers=(8,), replay_buffer_capacity=2_000,
+                        reservoir_buffer_capacity=2_000, learn_every=16,
+                        min_buffer_size_to_learn=64, reward_scale=0.2,
+                        precision="float32", **changes)
+
+
+SETTING = fixed_opponent.Against("always_raise", num_deals=60, seed=2,
+                                 num_games=16)
+
+
+def _train(game, directory, episodes):
+  """`nfsp_training.train` of the test in `directory` (a row every 100
+  episodes), resumed where it has a checkpoint; returns the curve's rows."""
+  run = run_directory.RunDirectory(directory, keep_previous=False)
+  loop = fixed_opponent.FixedOpponentRun(game, _tiny_config(), SETTING)
+  if run.resuming:
+    loop.restore(run.checkpoint)
+  run.open_curve(loop.episodes)
+  nfsp_training.train(run, loop, episodes, 100, 100)
+  return curves.read_curve(run.curve)
+
+
+def test_a_resumed_run_takes_the_same_steps_as_one_never_stopped(game,
+                                                                 tmp_path):
+  whole = _train(game, tmp_path / "whole", 300)
+  _train(game, tmp_path / "split", 200)
+  split = _train(game, tmp_path / "split", 300)
+  assert [r["step"] for r in split] == [r["step"] for r in whole]
+  for a, b in zip(whole, split):
+    for key in ("mbb_per_hand", "q_abs", "q_norm", "sgd_updates",
+                "rl_loss", "reference_equity_threshold"):
+      np.testing.assert_equal(a[key], b[key], err_msg=key)  # NaN: no loss yet
+  assert whole[-1]["sgd_updates"] > 0 and whole[-1]["rl_loss"] > 0
+  # Learning changed the network between the split and the end.
+  assert whole[-1]["q_norm"] != whole[-2]["q_norm"]
+
+
+def test_a_checkpoint_of_other_settings_is_refused(game, tmp_path):
+  run = fixed_opponent.FixedOpponentRun(game, _tiny_config(), SETTING)
+  run.play(20)
+  path = run.save(str(tmp_path / "checkpoint.npz"))
+  others = [(_tiny_config(rl_learning_rate=0.01), SETTING),
+            (_tiny_config(), dataclasses.replace(SETTING,
+                                                 opponent="always_call")),
+            (_tiny_config(), dataclasses.replace(SETTING, num_deals=50))]
+  for config, setting in others:
+    other = fixed_opponent.FixedOpponentRun(game, config, setting)
+    with pytest.raises(checkpoints.CheckpointError):
+      other.restore(path)
+    assert other.episodes == 0
+  same = fixed_opponent.FixedOpponentRun(game, _tiny_config(), SETTING)
+  assert same.restore(path).episodes == run.episodes
