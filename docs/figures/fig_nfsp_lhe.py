@@ -29,7 +29,8 @@ deals as the run's own evaluation), and keeps the results in
 The curve is copied to `data/nfsp_lhe/curve.csv` when it goes further than
 the one there (a restarted run does not replace a longer curve), the PNG is
 `fig_nfsp_lhe.png`, with the paper's end levels against SmooCT marked
-(dotted; the SmooCT-like profile stands in for SmooCT)."""
+(dashed, their values in the legend; the SmooCT-like profile stands in
+for SmooCT) and +-1 standard error bars where `vs_smooct.csv` has them."""
 
 import argparse
 import csv
@@ -40,23 +41,31 @@ import figure_runs
 import figure_style
 import nfsp_runs
 
-COLUMNS = {  # curve column -> label
-    "mbb_per_hand_vs_equity_threshold": "average strategy vs equity player",
+# curve column -> label. Every line is a measurement of NFSP's strategies,
+# so all take NFSP's colour (figure_style matches "NFSP" in the label), the
+# greedy-average dashed; the opponent is told by the marker.
+COLUMNS = {
+    "mbb_per_hand_vs_equity_threshold": "NFSP average vs equity player",
     "mbb_per_hand_vs_equity_threshold_greedy_average":
-        "greedy-average strategy vs equity player",
+        "NFSP greedy-average vs equity player",
     "mbb_per_hand_vs_equity_threshold_best_response":
-        "best response (DQN) vs equity player",
-    "lbr_mbb_per_hand": "LBR's winnings against the average strategy",
-    "mbb_per_hand_vs_smooct": "average strategy vs SmooCT-like profile",
+        "NFSP best response (DQN) vs equity player",
+    "lbr_mbb_per_hand": "LBR's winnings against NFSP's average",
+    "mbb_per_hand_vs_smooct": "NFSP average vs SmooCT-like profile",
     "mbb_per_hand_vs_smooct_greedy_average":
-        "greedy-average strategy vs SmooCT-like profile",
+        "NFSP greedy-average vs SmooCT-like profile",
 }
+MARKERS = (("equity", "s"), ("LBR", "^"), ("SmooCT", "o"))
 # Fig. 2a's end levels against SmooCT (sec. 4.3: the average and
 # greedy-average profiles "achieve win rates of around -50 and -20 mbb/h"),
-# from the ledger item's [item.paper] table.
+# from the ledger item's [item.paper] table. On this figure's scale both
+# lie on the zero line, so their legend entries carry the values.
 PAPER = figure_style.paper("nfsp2016-fig2a")
-PAPER_LEVELS = {PAPER["avg"]: "paper, average vs SmooCT",
-                PAPER["greedy"]: "paper, greedy-average vs SmooCT"}
+PAPER_LEVELS = {
+    PAPER["avg"]: f"NFSP paper vs SmooCT: average {PAPER['avg']} mbb/h",
+    PAPER["greedy"]:
+        f"NFSP paper vs SmooCT: greedy-average {PAPER['greedy']} mbb/h"}
+YLABEL = "winnings (milli-big-blinds per hand)"
 SNAPSHOT_FIELDS = ("step", "policy", "mbb_per_hand", "mbb_stderr", "deals")
 
 
@@ -108,6 +117,29 @@ def evaluate_snapshots(directory, results_path, deals, seed, learn_locksteps):
               "against the SmooCT-like profile", flush=True)
 
 
+def _marker(label):
+  """The marker of the opponent `label` names."""
+  return next(marker for name, marker in MARKERS if name in label)
+
+
+def _style(label):
+  """NFSP's colour, greedy-average dashed; LBR's winnings dotted, as they
+  measure the average from the exploiter's side."""
+  style = figure_style.line_style(label)
+  if label.startswith("LBR"):
+    style["linestyle"] = ":"
+  return style
+
+
+def _draw_stderrs(axes, results):
+  """Error bars of +-1 standard error on the points measured afterwards
+  against the SmooCT-like profile (the curve itself logs means only)."""
+  for row in results:
+    axes.errorbar(float(row["step"]), float(row["mbb_per_hand"]),
+                  yerr=float(row["mbb_stderr"]), capsize=3, linestyle="none",
+                  color=figure_style.COLOURS["NFSP"])
+
+
 def main():
   parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
   parser.add_argument("--run", default=os.path.join(nfsp_runs.ROOT, "runs",
@@ -142,14 +174,17 @@ def main():
   for column, label in COLUMNS.items():
     points = [(row["step"], row[column]) for row in rows if column in row]
     if points:
-      axes.plot(*zip(*points), marker="o", markersize=3, label=label,
-                linestyle="--" if column.startswith("lbr") else "-")
+      axes.plot(*zip(*points), marker=_marker(label), markersize=4,
+                label=label, **_style(label))
+  _draw_stderrs(axes, _read_snapshot_results(results))
   axes.axhline(0.0, color="grey", linewidth=0.8)
   for level, label in PAPER_LEVELS.items():
     figure_style.reference_level(axes, level, label)
   axes.set_xlabel("episodes")
-  axes.set_ylabel("result (mbb/h)")
-  axes.set_title("NFSP on Limit Hold'em (NFSPConfig.lhe(), seed 0)")
+  axes.set_ylabel("\n".join(figure_style.wrap_label(YLABEL) + [
+      "bars where measured: \u00b11 standard error over duplicate deals"]))
+  axes.set_title("NFSP on Limit Hold'em (the paper's sec. 4.3 settings, "
+                 "seed 0)")
   axes.grid(True, alpha=0.3)
   figure_style.legend_outside(axes)
   figure_style.save(figure, os.path.join(figure_runs.HERE,
