@@ -89,6 +89,21 @@ def _curve(game, algorithm, seed):
 # Figs. 6 and 7: Tic-Tac-Toe's reward against a random player in each seat.
 SEAT_FIGURES = {"reward_vs_random_seat0": ("fig6", "first player"),
                 "reward_vs_random_seat1": ("fig7", "second player")}
+# A title names the game in words, not OpenSpiel's short name, and the
+# paper's figure (exploitability: figs. 3-5).
+GAME_NAMES = {"leduc_poker": "Leduc Hold'em",
+              "liars_dice": "Liar's Dice (one die each)",
+              "tic_tac_toe": "Tic-Tac-Toe"}
+EXPLOITABILITY_FIGURES = {"leduc_poker": "fig3", "liars_dice": "fig4",
+                          "tic_tac_toe": "fig5"}
+
+
+def _title(game, number, seat=None):
+  """The paper's figure `number` ("fig6") on `game`, in words, and how the
+  seeds are drawn."""
+  where = GAME_NAMES[game] + (f", {seat}" if seat else "")
+  return (f"NFSP-ARM paper fig. {number.removeprefix('fig')}: {where}\n"
+          f"seeds thin; mean, shaded {figure_runs.BAND_TEXT}")
 
 
 def plot(game, seeds, metric="exploitability"):
@@ -135,16 +150,13 @@ def plot(game, seeds, metric="exploitability"):
     axes.set_ylabel("\n".join(figure_style.wrap_label(
         "reward against a random player (payoff per game)") +
                                      [figure_style.BAND]))
-    axes.set_title(f"NFSP, NFSP-ARM and ARM on {game}, {seat} "
-                   f"({number})\nseeds thin; mean, shaded "
-                   f"{figure_runs.BAND_TEXT}", fontsize=10)
+    axes.set_title(_title(game, number, seat), fontsize=10)
     name = f"fig_nfsp_arm_{game}_{number}"
   else:
     axes.set_ylabel("\n".join(figure_style.wrap_label(
         figure_style.EXPLOITABILITY if poker else
         figure_style.PAYOFF_EXPLOITABILITY) + [figure_style.BAND]))
-    axes.set_title(f"NFSP, NFSP-ARM and ARM on {game}\nseeds thin; mean, "
-                   f"shaded {figure_runs.BAND_TEXT}", fontsize=10)
+    axes.set_title(_title(game, EXPLOITABILITY_FIGURES[game]), fontsize=10)
     name = f"fig_nfsp_arm_{game}"
   # Outside the axes: the curves end in every corner.
   figure_style.legend_outside(axes)
