@@ -48,8 +48,9 @@ RUNS = {  # run name: NFSPConfig changes
     "dqn": "dqn",
 }
 PANELS = {
-    "1a": {"hidden_8": "[8]", "hidden_16": "[16]", "hidden_32": "[32]",
-           "nfsp": "[64]", "hidden_128": "[128]"},
+    "1a": {run: figure_style.hidden_units(size) for run, size in (
+        ("hidden_8", 8), ("hidden_16", 16), ("hidden_32", 32), ("nfsp", 64),
+        ("hidden_128", 128))},
     "1b": {"nfsp": "NFSP (reservoir)", "sliding_window": "sliding window",
            "eta_0.5": "eta 0.5", "exponential_reservoir": "exp. reservoir"},
 }

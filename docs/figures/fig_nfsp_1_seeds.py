@@ -63,7 +63,8 @@ RUNS = {  # run: the training binary's flags
                               "exponential_reservoir"],
 }
 PANELS = {
-    "1a": {f"[{size}]": f"hidden_{size}" for size in SIZES},
+    "1a": {figure_style.hidden_units(size): f"hidden_{size}"
+           for size in SIZES},
     "1b": {"NFSP (reservoir, eta 0.1)": "hidden_64",
            "NFSP, the long runs (seeds 0-2)": "nfsp_long", "eta 0.5": "eta_0.5",
            "sliding window": "sliding_window",
@@ -240,7 +241,7 @@ def plot():
     figure_runs.plot(
         curves, f"fig_nfsp_{panel}_seeds", loglog=True, xlabel="episodes",
         **panel_style(panel, curves),
-        title=f"NFSP fig. {panel} on nfsp_leduc: {TITLES[panel]}, 3 seeds "
+        title=f"NFSP fig. {panel}, Leduc Hold'em: {TITLES[panel]}, 3 seeds "
         "each (seeds thin; mean, shaded \u00b11 standard error of the mean)")
 
 

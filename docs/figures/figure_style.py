@@ -145,6 +145,12 @@ def shades(name, labels):
           for k, label in enumerate(labels)}
 
 
+def hidden_units(size):
+  """The legend label of NFSP with one hidden layer of `size` units (NFSP
+  paper fig. 1a's network sizes), in words rather than as a list."""
+  return f"NFSP, {size} hidden units"
+
+
 def reference_level(axes, y, label, colour_of=REFERENCE, at=None):
   """A paper's level `y` as a dashed horizontal line, named `label` in the
   legend (which `finish` puts outside the data); `at` (an x) marks where
