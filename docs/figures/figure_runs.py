@@ -162,9 +162,10 @@ def compare_wall_clock(figure, games, labels, title, algorithms, seconds,
 BAND_TEXT = "\u00b11 standard error of the mean across seeds"
 
 
-def draw_seeds(axes, curves, colour, label):
+def draw_seeds(axes, curves, colour, label, linestyle="-"):
   """`curves` (see `run_curves.mean_and_band`) on `axes`: each seed thin, and their
-  mean with its band, labelled `label` and the band's meaning."""
+  mean (in `linestyle`) with its band, labelled `label` and the band's
+  meaning."""
   for curve in curves:
     axes.plot(*zip(*curve), color=colour, alpha=0.3, linewidth=0.8)
   steps, means, lows, highs = run_curves.mean_and_band(curves)
@@ -173,7 +174,7 @@ def draw_seeds(axes, curves, colour, label):
     label = f"{label} (mean of {len(curves)} seeds \u00b1 s.e.)"
   else:
     label = f"{label} (1 seed)"
-  axes.plot(steps, means, color=colour, label=label)
+  axes.plot(steps, means, color=colour, linestyle=linestyle, label=label)
 
 
 # A population's curve (examples/nfsp.py --seeds) logs each seed's value
