@@ -138,15 +138,13 @@ def draw(runs, path, title):
   figure_style.save(figure, path)
 
 
-# Figures: (file, title, which runs); the one-layer network's run apart,
-# its x-axis fifteen times the others'.
+# (file, title) of the preset network's runs, then of the one-layer network's
+# (`figure_runs.by_network`), whose x-axis is fifteen times the others'.
 FIGURES = (
     ("fig_nfsp_lhe_diagnostics.png",
-     "NFSP on Limit Hold'em (NFSPConfig.lhe()): diagnostics",
-     lambda name: not name.startswith("hidden_64")),
+     "NFSP on Limit Hold'em (NFSPConfig.lhe()): diagnostics"),
     ("fig_nfsp_lhe_diagnostics_hidden_64.png",
-     "NFSP on Limit Hold'em, one hidden layer of 64: diagnostics",
-     lambda name: name.startswith("hidden_64")))
+     "NFSP on Limit Hold'em, one hidden layer of 64: diagnostics"))
 
 
 def main():
@@ -155,8 +153,8 @@ def main():
   runs = {os.path.basename(os.path.dirname(path)): curves.read_curve(path)
           for path in sorted(glob.glob(os.path.join(DATA, "*",
                                                     "curve.csv")))}
-  for file_name, title, chosen in FIGURES:
-    chosen_runs = {name: rows for name, rows in runs.items() if chosen(name)}
+  for (file_name, title), chosen_runs in zip(FIGURES,
+                                             figure_runs.by_network(runs)):
     if chosen_runs:
       draw(chosen_runs, os.path.join(figure_runs.HERE, file_name), title)
 

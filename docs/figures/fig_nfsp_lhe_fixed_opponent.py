@@ -117,13 +117,11 @@ COLOURS = {"rewards_1_480": figure_style.COLOURS["NFSP"],
            "hidden_64_rewards_1_5_rl_lr_0.03": "#e6ab02",
            "rewards_1_5_rl_lr_0.01": "#1b9e77",
            "hidden_64_rewards_1_10": "#d95f02"}
-# Figures: (file, title, which runs); the one-layer runs apart, since their
-# network is not the preset's.
-FIGURES = (
-    ("fig_nfsp_lhe_fixed_opponent.png", "the preset's network",
-     lambda name: not name.startswith("hidden_64")),
-    ("fig_nfsp_lhe_fixed_opponent_hidden_64.png", "one hidden layer of 64",
-     lambda name: name.startswith("hidden_64")))
+# (file, network in words) of the preset network's runs, then of the
+# one-layer network's (`figure_runs.by_network`).
+FIGURES = (("fig_nfsp_lhe_fixed_opponent.png", "the preset's network"),
+           ("fig_nfsp_lhe_fixed_opponent_hidden_64.png",
+            "one hidden layer of 64"))
 ROUND_STYLES = {"preflop": ":", "flop": "-.", "turn": "--", "river": "-"}
 REFERENCE_NAMES = {  # reference -> (legend label, colour)
     "equity_threshold": ("equity-threshold player", figure_style.REFERENCE),
@@ -286,9 +284,9 @@ def main():
     path = os.path.join(DATA, name, curves.CSV_NAME)
     if os.path.exists(path):
       runs[name] = curves.read_curve(path)
-  for file_name, network, chosen in FIGURES:
-    draw({name: rows for name, rows in runs.items() if chosen(name)},
-         os.path.join(figure_runs.HERE, file_name), network)
+  for (file_name, network), chosen_runs in zip(FIGURES,
+                                               figure_runs.by_network(runs)):
+    draw(chosen_runs, os.path.join(figure_runs.HERE, file_name), network)
   print(verdict(runs))
 
 

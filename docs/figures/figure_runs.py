@@ -15,6 +15,19 @@ from nfsp_spiel.run import curves as run_curves
 import figure_style
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# Limit Hold'em diagnostic runs of Leduc's network (one hidden layer of 64)
+# are named with this prefix and drawn apart from the preset network's.
+ONE_LAYER_PREFIX = "hidden_64"
+
+
+def by_network(runs):
+  """`runs` ({name: rows}) split into (the preset network's, the one-layer
+  network's): figures draw them apart, their networks (and run lengths)
+  being different."""
+  one_layer = {name: rows for name, rows in runs.items()
+               if name.startswith(ONE_LAYER_PREFIX)}
+  preset = {name: rows for name, rows in runs.items() if name not in one_layer}
+  return preset, one_layer
 
 
 def copy_further(run_dir, data_dir):
