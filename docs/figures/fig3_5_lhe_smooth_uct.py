@@ -141,6 +141,17 @@ def _measured_rows():
             for row in csv.DictReader(f)]
 
 
+def _thesis_head_to_head(axes):
+  """Table 3.2's head-to-head result, after the thesis' 14 days, as a star
+  in Smooth UCT's colour: where the right panel's points are headed."""
+  paper = figure_style.paper("thesis-table3.2")
+  figure_style.reference_point(
+      axes, paper["episodes"], paper["h2h"],
+      f"thesis table 3.2: {paper['h2h']:+} mbb/h after {paper['days']} days "
+      f"(about {figure_style.sci(paper['episodes'])} episodes)",
+      figure_style.colour("Smooth UCT"))
+
+
 def _plot(rows):
   """Left: each search against the fixed baselines; right: the
   head-to-head match the thesis' crossover is about, on its own scale.
@@ -171,13 +182,14 @@ def _plot(rows):
     axis.grid(True, which="both", alpha=0.3)
   ax.set_ylabel("winnings of the greedy profile (mbb/h)\nbars: \u00b11 "
                 "standard error over duplicate deals")
+  _thesis_head_to_head(h2h)
   h2h.set_ylabel("winnings against UCT (mbb/h)")
   ax.set_title("against the fixed baselines")
   h2h.set_title("Smooth UCT vs UCT (thesis: UCT slightly ahead before\n"
                 "the crossover, Smooth UCT after)", fontsize=9)
   figure_style.legend_outside(ax, below=True, ncol=2)
   figure_style.legend_outside(h2h)
-  fig.suptitle("Limit Hold'em, E[HS^2] abstraction (thesis fig. 3.5)")
+  fig.suptitle("Limit Hold'em, E[HS\u00b2] abstraction (thesis fig. 3.5)")
   fig.tight_layout()
   figure_style.save(fig, os.path.join(HERE, "fig3_5_lhe.png"))
 
