@@ -19,6 +19,7 @@ seeds with its band.
 
 import collections
 import csv
+import fractions
 import math
 import os
 import re
@@ -381,8 +382,10 @@ def curve_figure(runs, metric="exploitability", x="step", loglog=False,
   if reference_slope is not None:
     xs, ys = log_points(first_panel[0].xs, first_panel[0].ys)
     scale = ys[-1] / xs[-1] ** reference_slope
+    power = fractions.Fraction(reference_slope).limit_denominator(10)
     top.plot(xs, [scale * v ** reference_slope for v in xs], "k--",
-             linewidth=0.8, label=f"O({x}^{reference_slope:g})")
+             linewidth=0.8, label=f"$O(n^{{{power}}})$, n "
+             f"{xlabel or X_LABELS.get(x, x)}")
   # One run of every metric: the legends name the metrics, the run heads them.
   one_run = len(runs) == 1 and _metric_of(next(iter(runs.values())),
                                          metric) == EVERY_METRIC
