@@ -69,7 +69,7 @@ PANELS = {
            "NFSP, the long runs (seeds 0-2)": "nfsp_long", "eta 0.5": "eta_0.5",
            "sliding window": "sliding_window",
            "exp. reservoir": "exponential_reservoir"},
-    "1c": {"NFSP [64]": "hidden_64", "DQN": "dqn"},
+    "1c": {figure_style.hidden_units(64): "hidden_64", "DQN": "dqn"},
 }
 TITLES = {"1a": "hidden layer sizes", "1b": "NFSP against its ablations",
           "1c": "NFSP against DQN"}

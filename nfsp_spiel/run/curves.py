@@ -606,10 +606,23 @@ def _plain_number(value, _=None):
   return f"${power}$" if mantissa == "1" else f"${mantissa}\\times{power}$"
 
 
+class _MinorLogLocator(ticker.LogLocator):
+  """Minor ticks at 2 and 5 in each decade, and at 1.5, 3 and 7 as well
+  where the axis spans less than a decade (it would show one or two
+  labels): chosen when drawn, since lines drawn after the call move the
+  limits."""
+
+  def tick_values(self, vmin, vmax):
+    narrow = 0 < vmin and vmax < 10 * vmin
+    self.set_params(subs=(1.5, 2.0, 3.0, 5.0, 7.0) if narrow else (2.0, 5.0))
+    return super().tick_values(vmin, vmax)
+
+
 def readable_log_ticks(axes):
   """Plain numbers (0.2, 0.5, 1) rather than '2 x 10^-1' where a log axis
-  spans less than two decades, labelling 2 and 5 between the decades; wider
-  axes keep their powers of ten and unlabelled minor ticks."""
+  spans less than two decades, labelling 2 and 5 between the decades (and
+  1.5, 3 and 7 where it spans less than one, which would show one or two
+  labels); wider axes keep their powers of ten and unlabelled minor ticks."""
   for axis, (low, high) in ((axes.xaxis, axes.get_xlim()),
                             (axes.yaxis, axes.get_ylim())):
     if axis.get_scale() != "log":  # linear winnings, symlog from step 0
@@ -617,7 +630,7 @@ def readable_log_ticks(axes):
     plain = ticker.FuncFormatter(_plain_number)
     if low > 0 and high / low < 100:
       axis.set_major_formatter(plain)
-      axis.set_minor_locator(ticker.LogLocator(subs=(2.0, 5.0)))
+      axis.set_minor_locator(_MinorLogLocator())
       axis.set_minor_formatter(plain)
     else:
       axis.set_minor_formatter(ticker.NullFormatter())

@@ -371,3 +371,22 @@ def test_table_prints_each_rows_step_seconds_and_columns(tmp_path):
   assert lines[0] == "    episodes   seconds exploitability"
   assert [line.split()[0] for line in lines[1:]] == ["0", "12,000"]
   assert [line.split()[2] for line in lines[1:]] == ["1.5000", "0.0625"]
+
+
+@pytest.mark.parametrize("limits, labelled", [
+    ((0.7, 3.5), [0.7, 1.0, 1.5, 2.0, 3.0]),   # under a decade: more labels
+    ((0.05, 3.5), [0.05, 0.1, 0.2, 0.5, 1.0, 2.0])])  # 2 and 5 a decade
+def test_log_axes_label_plain_numbers_enough_to_read(limits, labelled):
+  figure, axes = plt.subplots()
+  axes.set_yscale("log")
+  axes.set_ylim(0.7, 3.5)
+  curves.readable_log_ticks(axes)
+  axes.set_ylim(*limits)  # as a line drawn after the call would move them
+  figure.canvas.draw()
+  axis = axes.yaxis
+  ticks = [(t, axis.get_major_formatter()) for t in axis.get_majorticklocs()]
+  ticks += [(t, axis.get_minor_formatter()) for t in axis.get_minorticklocs()]
+  shown = sorted(round(t, 6) for t, label in ticks
+                 if limits[0] <= t <= limits[1] and label(t))
+  assert shown == labelled
+  plt.close(figure)
