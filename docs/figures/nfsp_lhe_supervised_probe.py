@@ -33,6 +33,18 @@ the training deals.
 
   python docs/figures/nfsp_lhe_supervised_probe.py --tabular \
       --train_deals 400000 --test_deals 200000
+
+`--q_of CHECKPOINT` prints, instead, what the Q-network of a fixed-opponent
+run (`fig_nfsp_lhe_fixed_opponent.py`, its checkpoint under
+`runs/fixed_opponent/<name>/`) says at that first decision on the test
+deals, beside what the actions are worth there: folding loses exactly the
+10-chip blind; calling down is worth its hand class's mean outcome on those
+deals (a Q-learner's call is worth at least that, since it may fold later).
+Whether Q has learnt the cards shows in how its call-minus-fold values
+follow the classes' call-down outcomes (their correlation over classes).
+
+  python docs/figures/nfsp_lhe_supervised_probe.py --test_deals 200000 \
+      --q_of runs/fixed_opponent/rewards_1_10/checkpoint.npz
 """
 
 import argparse
@@ -111,6 +123,33 @@ def tabular(chips, classes, test_chips, test_classes, seed):
           f"{np.std(results):.0f} mbb/h (five draws)")
 
 
+def q_at_first_decision(game, path, tensors, chips, classes):
+  """Prints `--q_of`'s comparison for the run checkpointed at `path` on
+  the deals of (`tensors`, `chips`, `classes`)."""
+  from nfsp_spiel.nfsp import fixed_opponent  # pylint: disable=g-import-not-at-top
+  run = fixed_opponent.FixedOpponentRun.from_checkpoint(game, path)
+  q = np.asarray(run.learner.best_response_learner.q_values(tensors),
+                 np.float64) / run.config.reward_scale
+  fold, call, raise_ = (q[:, a].mean() for a in range(3))
+  print(f"{path}: {run.episodes:,} episodes; mean Q over {len(chips):,} "
+        f"first decisions, in chips: fold {fold:+.1f} (worth exactly "
+        f"{FOLD_CHIPS:+.0f}), call {call:+.1f}, raise {raise_:+.1f}")
+  means = class_means(chips, classes, np.nan)
+  seen = ~np.isnan(means)
+  call_down = means[seen]
+  q_call = class_means(q[:, 1], classes, np.nan)[seen]
+  edge = class_means(q[:, 1] - q[:, 0], classes, np.nan)[seen]
+  order = np.argsort(call_down)
+  for name, rows in (("weakest", order[:30]), ("strongest", order[-30:])):
+    print(f"  the {name} 30 hand classes: calling down is worth "
+          f"{call_down[rows].mean():+.1f}, Q(call) {q_call[rows].mean():+.1f}")
+  print(f"  correlation over the {seen.sum()} classes of Q(call) - Q(fold) "
+        f"with the call-down outcome: {np.corrcoef(edge, call_down)[0, 1]:+.2f}"
+        f"; the greedy policy folds {np.mean(q.argmax(axis=1) == 0):.1%} of "
+        "these decisions, the rule from the classes' outcomes "
+        f"{np.mean(means[classes] < FOLD_CHIPS):.1%}")
+
+
 def label(folder):
   """A legend label from a run folder's name, `scale_<s>_lr_<r>[_init_<i>]`."""
   _, scale, _, rate, *init = folder.split("_")
@@ -160,6 +199,9 @@ def main():
   parser.add_argument("--tabular", action="store_true",
                       help="print the hand-class table's fold rule by "
                       "sample count; train nothing")
+  parser.add_argument("--q_of", metavar="CHECKPOINT",
+                      help="print what a fixed-opponent run's Q-network says "
+                      "at the first decision; train nothing")
   args = parser.parse_args()
   if args.draw:
     draw(os.path.join(figure_runs.HERE, "nfsp_lhe_supervised_probe.png"))
@@ -172,8 +214,11 @@ def main():
   from nfsp_spiel.run import curves  # pylint: disable=g-import-not-at-top
   game = pyspiel.load_game("nfsp_lhe")
   config = NFSPConfig.lhe(init=args.init)
-  x_train, y_train, c_train = deals(game, args.train_deals, args.seed)
   x_test, y_test, c_test = deals(game, args.test_deals, args.seed + 1)
+  if args.q_of:
+    q_at_first_decision(game, args.q_of, x_test, y_test, c_test)
+    return
+  x_train, y_train, c_train = deals(game, args.train_deals, args.seed)
   if args.tabular:
     tabular(y_train, c_train, y_test, c_test, args.seed)
     return

@@ -87,6 +87,14 @@ def read(path, expected, ignore=(), defaults=None, upgrade=None):
       raise _damaged(path, error) from error
 
 
+def read_header(path):
+  """The header of the checkpoint at `path` (see `header`), unchecked: what
+  a tool that looks into a run reads its settings from."""
+  path = path_of(path)
+  with _open(path) as data:
+    return _header(data, path)
+
+
 def read_progress(path):
   """The `progress` dict a training run stored with the checkpoint ({} if
   none)."""

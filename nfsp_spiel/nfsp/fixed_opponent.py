@@ -20,6 +20,7 @@ import dataclasses
 import numpy as np
 
 from nfsp_spiel import evaluation
+from nfsp_spiel.core import checkpoints
 from nfsp_spiel.evaluation import baselines
 from nfsp_spiel.evaluation import batched_matches
 from nfsp_spiel.games import poker
@@ -28,6 +29,7 @@ from nfsp_spiel.nfsp import agent_checkpoints
 from nfsp_spiel.nfsp import lhe_diagnostics
 from nfsp_spiel.nfsp import selfplay
 from nfsp_spiel.nfsp.agent_policies import NFSPPolicy
+from nfsp_spiel.nfsp.config import NFSPConfig
 from nfsp_spiel.trees.game_tensors import information_state_size
 
 OPPONENTS = {"always_call": poker.CALL, "always_raise": poker.RAISE}
@@ -128,6 +130,16 @@ class FixedOpponentRun:
     self._greedy = NFSPPolicy(game, [self.learner, None], "best_response")
     self._opponent = _baseline(game, setting.opponent)
     self._references = None
+
+  @classmethod
+  def from_checkpoint(cls, game, path):
+    """The run `save` wrote to `path`, its configuration and setting read
+    from the file's header: to look into a run's networks without its
+    command line."""
+    fields = checkpoints.read_header(path)["config"]
+    setting = Against(fields["opponent"], fields["num_deals"],
+                      fields["seed"], fields["num_games"])
+    return cls(game, NFSPConfig.from_header(fields), setting).restore(path)
 
   def __len__(self):
     return 1  # one run

@@ -52,6 +52,37 @@ def player_of(state):
   return state.current_player()
 
 
+def more_histories_than(game, limit):
+  """Whether `game` has more than `limit` histories, told without walking
+  them all: breadth-first, and each state made adds its children to the
+  count before any of them is made, so a game far larger than `limit` is
+  told in a few thousand steps (Limit Hold'em's deals: 52 x 51 x 50 x ...;
+  the full walk would make `limit` states first, seconds to minutes for a
+  game written in Python)."""
+  root = game.new_initial_state()
+  count, level = 1 + len(_moves(root)), [root]
+  while level:
+    below = []
+    for state in level:
+      for action in _moves(state):
+        child = state.child(action)
+        count += len(_moves(child))
+        if count > limit:
+          return True
+        below.append(child)
+    level = below
+  return False
+
+
+def _moves(state):
+  """The actions or chance outcomes that lead from `state` to its children."""
+  if state.is_terminal():
+    return []
+  if state.is_chance_node():
+    return [outcome for outcome, _ in state.chance_outcomes()]
+  return state.legal_actions()
+
+
 class GameTree:
   """A game's histories as arrays; see the module docstring.
 
@@ -70,6 +101,8 @@ class GameTree:
     self.states = [[] for _ in range(self.num_players)]
     self.first_node = [[] for _ in range(self.num_players)]
     index = [{} for _ in range(self.num_players)]
+    if max_nodes is not None and more_histories_than(game, max_nodes):
+      raise TooLarge(f"{game} has more than max_nodes={max_nodes} histories")
     root = game.new_initial_state()
     has_pot = hasattr(root, "contributions")
     # (state, parent, slot among the parent's children, action, chance

@@ -114,10 +114,16 @@ def test_a_resumed_run_takes_the_same_steps_as_one_never_stopped(game,
   assert whole[-1]["q_norm"] != whole[-2]["q_norm"]
 
 
-def test_a_checkpoint_of_other_settings_is_refused(game, tmp_path):
+@pytest.fixture(scope="module")
+def saved_run(game, tmp_path_factory):
+  """(run, the path of its checkpoint) after a few episodes."""
   run = fixed_opponent.FixedOpponentRun(game, _tiny_config(), SETTING)
   run.play(20)
-  path = run.save(str(tmp_path / "checkpoint.npz"))
+  return run, run.save(str(tmp_path_factory.mktemp("run") / "checkpoint.npz"))
+
+
+def test_a_checkpoint_of_other_settings_is_refused(game, saved_run):
+  run, path = saved_run
   others = [(_tiny_config(rl_learning_rate=0.01), SETTING),
             (_tiny_config(), dataclasses.replace(SETTING,
                                                  opponent="always_call")),
@@ -129,3 +135,14 @@ def test_a_checkpoint_of_other_settings_is_refused(game, tmp_path):
     assert other.episodes == 0
   same = fixed_opponent.FixedOpponentRun(game, _tiny_config(), SETTING)
   assert same.restore(path).episodes == run.episodes
+
+
+def test_a_run_is_restored_from_its_checkpoint_alone(game, saved_run):
+  run, path = saved_run
+  again = fixed_opponent.FixedOpponentRun.from_checkpoint(game, path)
+  assert (again.config, again.setting) == (run.config, run.setting)
+  assert again.episodes == run.episodes > 0
+  states = np.eye(again.learner.state_size, dtype=np.float32)[:5]
+  np.testing.assert_array_equal(
+      again.learner.best_response_learner.q_values(states),
+      run.learner.best_response_learner.q_values(states))

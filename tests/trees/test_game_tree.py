@@ -102,6 +102,43 @@ def test_too_large_a_game_is_refused(leduc):
     game_tree.GameTree(leduc, max_nodes=100)
 
 
+@pytest.mark.parametrize("name", ["kuhn_poker", "leduc_poker",
+                                  "kuhn_poker(players=3)"])
+def test_the_history_count_is_told_exactly_at_the_limit(name):
+  game = pyspiel.load_game(name)
+  histories = game_tree.GameTree(game).num_nodes
+  assert game_tree.more_histories_than(game, histories - 1)
+  assert not game_tree.more_histories_than(game, histories)
+  game_tree.GameTree(game, max_nodes=histories)  # not refused
+  with pytest.raises(game_tree.TooLarge):
+    game_tree.GameTree(game, max_nodes=histories - 1)
+
+
+def test_limit_holdem_is_told_too_large_without_its_walk():
+  """Its deals alone are 52 x 51 x 50 x 49 histories: the count passes a
+  limit of 200,000 after a few thousand states are made."""
+  made = []
+  game = pyspiel.load_game("nfsp_lhe")
+
+  class Counting:  # counts the states the check makes
+    def __init__(self, state):
+      self.state = state
+
+    def __getattr__(self, name):
+      return getattr(self.state, name)
+
+    def child(self, action):
+      made.append(action)
+      return Counting(self.state.child(action))
+
+  class CountingGame:
+    def new_initial_state(self):
+      return Counting(game.new_initial_state())
+
+  assert game_tree.more_histories_than(CountingGame(), 200_000)
+  assert len(made) < 10_000
+
+
 def test_the_limit_holdem_rules_are_the_games():
   assert nfsp_lhe.UNIVERSAL_POKER_LHE == (
       "universal_poker(betting=limit,numPlayers=2,numRounds=4,blind=10 5,"
