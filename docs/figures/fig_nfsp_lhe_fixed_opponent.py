@@ -44,6 +44,11 @@ that beats a raiser) and always-call (which does not).
   python docs/figures/fig_nfsp_lhe_fixed_opponent.py --name \
       rewards_1_5_rl_lr_0.01 --reward_scale 0.2 --set rl_learning_rate=0.01 \
       --episodes 60000 --eval_every 10000
+  python docs/figures/fig_nfsp_lhe_fixed_opponent.py --name \
+      rewards_1_48_long --reward_scale 0.0208333 --episodes 300000 \
+      --eval_every 25000
+  python docs/figures/fig_nfsp_lhe_fixed_opponent.py --name rewards_1_10 \
+      --reward_scale 0.1 --episodes 300000 --eval_every 25000
   python docs/figures/fig_nfsp_lhe_fixed_opponent.py   # draws, judges
 
 The runs of the one-layer network are drawn apart
@@ -87,7 +92,6 @@ CHECKPOINT_SECONDS = 600
 LABELS = {"rewards_1_480": "rewards / 480 (the preset)",
           "rewards_1_480_updates_x8": "rewards / 480, 8x the updates",
           "rewards_1_480_init_glorot": "rewards / 480, Glorot's initialisation",
-          "rewards_1_48": "rewards / 48",
           "rewards_1_5": "rewards / 5 (thesis: 1 per small blind)",
           "all_four_changes": "rewards / 48, Glorot, 8x the updates, "
                               "target refits every 300",
@@ -105,18 +109,21 @@ LABELS = {"rewards_1_480": "rewards / 480 (the preset)",
           "hidden_64_rewards_1_10": "one hidden layer of 64, rewards / 10 "
                                     "(per big blind), float32 (stopped at "
                                     "425k)",
-          "rewards_1_5_rl_lr_0.01": "rewards / 5, RL SGD at 0.01"}
+          "rewards_1_5_rl_lr_0.01": "rewards / 5, RL SGD at 0.01",
+          "rewards_1_48_long": "rewards / 48, 300k episodes",
+          "rewards_1_10": "rewards / 10 (per big blind), 300k episodes"}
 COLOURS = {"rewards_1_480": figure_style.COLOURS["NFSP"],
            "rewards_1_480_updates_x8": "#7570b3",
            "rewards_1_480_init_glorot": "#d95f02",
-           "rewards_1_48": "#66a61e", "rewards_1_5": "#e7298a",
+           "rewards_1_5": "#e7298a",
            "all_four_changes": "#a6761d", "hidden_64_rewards_1_5": "#666666",
            "hidden_64_rewards_1_5_long": "#000000",
            "hidden_64_rewards_1_5_updates_x8": "#7570b3",
            "hidden_64_rewards_1_5_rl_lr_0.01": "#1b9e77",
            "hidden_64_rewards_1_5_rl_lr_0.03": "#e6ab02",
            "rewards_1_5_rl_lr_0.01": "#1b9e77",
-           "hidden_64_rewards_1_10": "#d95f02"}
+           "hidden_64_rewards_1_10": "#d95f02",
+           "rewards_1_48_long": "#66a61e", "rewards_1_10": "#e6ab02"}
 # (file, network in words) of the preset network's runs, then of the
 # one-layer network's (`figure_runs.by_network`).
 FIGURES = (("fig_nfsp_lhe_fixed_opponent.png", "the preset's network"),
