@@ -127,9 +127,9 @@ def q_at_first_decision(game, path, tensors, chips, classes):
   """Prints `--q_of`'s comparison for the run checkpointed at `path` on
   the deals of (`tensors`, `chips`, `classes`)."""
   from nfsp_spiel.nfsp import fixed_opponent  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.nfsp import lhe_diagnostics  # pylint: disable=g-import-not-at-top
   run = fixed_opponent.FixedOpponentRun.from_checkpoint(game, path)
-  q = np.asarray(run.learner.best_response_learner.q_values(tensors),
-                 np.float64) / run.config.reward_scale
+  q = lhe_diagnostics.q_in_chips(run.learner, tensors)
   fold, call, raise_ = (q[:, a].mean() for a in range(3))
   print(f"{path}: {run.episodes:,} episodes; mean Q over {len(chips):,} "
         f"first decisions, in chips: fold {fold:+.1f} (worth exactly "

@@ -115,6 +115,11 @@ class DQNConfig:
     epsilon_decay: the polynomial schedule's constant (0.01, leduc_fsp3.lua).
     epsilon_end, epsilon_decay_duration: the linear and exponential
       schedules' end and length (OpenSpiel's names).
+    double_q: bootstrap as double DQN does (van Hasselt, Guez and Silver
+      2016): the Q-network picks the next action, the target network (or,
+      without one, the Q-network) values it. Not the papers' (False): a
+      diagnostic of Q-learning's overestimation, which the max over noisy
+      estimates of eq. 6.1 is known for.
   """
   kind = "dqn"
   learning_rate: float = 0.1
@@ -125,9 +130,12 @@ class DQNConfig:
   epsilon_decay: float = 0.01
   epsilon_end: float = 0.0
   epsilon_decay_duration: int = 1_000_000
+  double_q: bool = False
 
   def __post_init__(self):
     _check("DQNConfig", self, [
+        ("double_q", isinstance(self.double_q, bool),
+         "True or False"),
         ("learning_rate", self.learning_rate > 0, "positive"),
         ("target_refit_every", self.target_refit_every >= 0,
          "a non-negative integer (0: no target network)"),

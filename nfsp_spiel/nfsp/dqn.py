@@ -163,8 +163,16 @@ class DQN:
     next_values = networks.outputs(bootstrap, batch["next_state"],
                                    self.config.precision)
     next_values += (1.0 - batch["next_legal"]) * _ILLEGAL
-    target = batch["reward"] + (1.0 - batch["done"]) * tf.reduce_max(
-        next_values, axis=1)
+    if self.settings.double_q:  # the Q-network's choice, valued by bootstrap
+      choices = networks.outputs(weights, batch["next_state"],
+                                 self.config.precision)
+      choices += (1.0 - batch["next_legal"]) * _ILLEGAL
+      best = tf.gather(next_values, tf.argmax(choices, axis=1,
+                                              output_type=tf.int32),
+                       batch_dims=1)
+    else:  # eq. 6.1's max
+      best = tf.reduce_max(next_values, axis=1)
+    target = batch["reward"] + (1.0 - batch["done"]) * best
     values = tf.gather(networks.outputs(weights, batch["state"],
                                         self.config.precision),
                        batch["action"], batch_dims=1)

@@ -17,6 +17,26 @@ settings are checked at once.
 import dataclasses
 
 
+class DriverLoop:
+  """What every loop over one driver shares as `run.nfsp_training.train`
+  drives it (`len` 1, `episodes`/`played`, `play`): subclasses set
+  `self.driver` and add `metrics` and `save`."""
+
+  driver = None
+
+  def __len__(self):
+    return 1  # one run
+
+  @property
+  def episodes(self):
+    return self.driver.episodes
+
+  played = episodes
+
+  def play(self, num_episodes):
+    self.driver.play(num_episodes)
+
+
 @dataclasses.dataclass(frozen=True)
 class DriverSettings:
   """How the agents play. `driver`: "selfplay" (batched games) or

@@ -26,6 +26,7 @@ from nfsp_spiel.evaluation import batched_matches
 from nfsp_spiel.games import poker
 from nfsp_spiel.nfsp import agent as agent_lib
 from nfsp_spiel.nfsp import agent_checkpoints
+from nfsp_spiel.nfsp import drivers
 from nfsp_spiel.nfsp import lhe_diagnostics
 from nfsp_spiel.nfsp import selfplay
 from nfsp_spiel.nfsp.agent_policies import NFSPPolicy
@@ -96,7 +97,7 @@ def _baseline(game, opponent):
           "always_raise": baselines.AlwaysRaise}[opponent](game)
 
 
-class FixedOpponentRun:
+class FixedOpponentRun(drivers.DriverLoop):
   """A seat-0 agent of `config` (its `anticipatory_param` set to 1) learning
   against `setting`'s fixed opponent, as `run.nfsp_training.train` drives a
   run (`episodes`, `play`, `metrics`, `save`; `restore` continues from a
@@ -106,7 +107,8 @@ class FixedOpponentRun:
   `metrics()`: `mbb_per_hand` (greedy Q policy, seat 0, with `mbb_stderr`),
   what that policy does in those matches (`greedy_<round>_<action>`: its
   mean probability of each action per betting round) and the scale of its
-  Q there (`q_abs`, `q_spread`: `lhe_diagnostics.q_scale`), the agent's
+  Q there and how its fold output compares with folding's exact value
+  (`lhe_diagnostics.q_diagnostics`), the agent's
   losses, its Q network's weight norm, `sgd_updates` (the updates of each
   network due so far: `updates_per_learn` per `learn_every` own steps; the
   few due before `min_buffer_size_to_learn` records are counted though not
@@ -141,18 +143,6 @@ class FixedOpponentRun:
                       fields["seed"], fields["num_games"])
     return cls(game, NFSPConfig.from_header(fields), setting).restore(path)
 
-  def __len__(self):
-    return 1  # one run
-
-  @property
-  def episodes(self):
-    return self.driver.episodes
-
-  played = episodes
-
-  def play(self, num_episodes):
-    self.driver.play(num_episodes)
-
   @staticmethod
   def shown(name):
     return name in FixedOpponentRun.columns
@@ -171,7 +161,7 @@ class FixedOpponentRun:
                "mbb_stderr": unit * float(chips.std(ddof=1)
                                           / np.sqrt(len(chips)))}
     metrics.update(recorder.frequencies("greedy"))
-    metrics.update(lhe_diagnostics.q_scale(self.learner, 0, recorder))
+    metrics.update(lhe_diagnostics.q_diagnostics(self.learner, 0, recorder))
     metrics.update(self.learner.losses)
     metrics["q_norm"] = lhe_diagnostics.weight_norm(
         self.learner.networks()["q_network"])

@@ -24,6 +24,13 @@ what separates the two:
   (max - min) of Q over them (`q_abs_<p>`, `q_spread_<p>`), in chips (Q is
   in reward units, chips times `reward_scale`), at the decisions p reaches
   in the average's self-play;
+* folding, the one action whose value is known exactly (a fold loses the
+  chips the folder has put in): Q(fold)'s error there per betting round
+  (`q_fold_error_<round>_<p>`, chips, mean over the decisions where fold is
+  legal) and the share of those decisions where the exact fold value beats
+  Q of every other legal action (`fold_if_exact_<round>_<p>`): how often
+  the greedy policy would fold if only its fold output were right, beside
+  how often it folds;
 * the networks' global L2 weight norms (`q_norm_<p>`, `average_norm_<p>`)
   and each player's last losses (`rl_loss_<p>`, `sl_loss_<p>`).
 """
@@ -38,34 +45,50 @@ from nfsp_spiel.nfsp.agent_policies import NFSPPolicy
 
 ROUNDS = ("preflop", "flop", "turn", "river")
 ACTIONS = {poker.FOLD: "fold", poker.CALL: "call", poker.RAISE: "raise"}
-# Decisions per player whose Q-values are measured: enough for a mean to
-# three digits, a small cost beside the matches.
-Q_SAMPLE = 4096
+# Decisions per player and betting round whose Q-values are measured: enough
+# for a mean to three digits, a small cost beside the matches. (The matches
+# ask all games' first decisions at once, so a sample not split by round
+# would be the first decision alone.)
+Q_SAMPLE = 1024
 
 
 class DecisionRecorder:
   """A `BatchedPolicy` that passes `policy`'s answers through, summing the
-  probabilities per betting round and keeping up to `Q_SAMPLE` decisions'
-  information-state tensors and legal masks per player."""
+  probabilities per betting round and keeping, per player and round, up to
+  `Q_SAMPLE` decisions: `kept[player][round]`, a list of (information-state
+  tensors, legal masks, the acting player's chips put in) batches."""
 
   def __init__(self, policy):
     self.policy = policy
     self.sums = np.zeros((len(ROUNDS), batched_matches.NUM_ACTIONS))
     self.counts = np.zeros(len(ROUNDS))
-    self.states = {0: [], 1: []}
-    self.legal = {0: [], 1: []}
+    self.kept = {p: [[] for _ in ROUNDS] for p in (0, 1)}
 
   def batch_action_probabilities(self, decisions):
     probs = self.policy.batch_action_probabilities(decisions)
     np.add.at(self.sums, decisions.round, probs)
     np.add.at(self.counts, decisions.round, 1.0)
-    for player, states in self.states.items():
-      kept = sum(len(s) for s in states)
-      rows = np.flatnonzero(decisions.player == player)[:Q_SAMPLE - kept]
-      if rows.size:
-        states.append(decisions.rows(rows).information_state_tensors())
-        self.legal[player].append(decisions.legal[rows])
+    for player, rounds in self.kept.items():
+      for r, batches in enumerate(rounds):
+        room = Q_SAMPLE - sum(len(batch[1]) for batch in batches)
+        rows = np.flatnonzero((decisions.player == player)
+                              & (decisions.round == r))[:room]
+        if rows.size:
+          kept = decisions.rows(rows)
+          batches.append((kept.information_state_tensors(), kept.legal,
+                          kept.contributions()[np.arange(rows.size),
+                                               kept.player]))
     return probs
+
+  def decisions(self, player):
+    """(tensors, legal, chips put in, betting round) of the kept decisions
+    of `player`; None if there are none."""
+    batches = [(*batch, np.full(len(batch[1]), r))
+               for r, batches in enumerate(self.kept[player])
+               for batch in batches]
+    if not batches:
+      return None
+    return tuple(np.concatenate(part) for part in zip(*batches))
 
   def frequencies(self, prefix="average"):
     """{<prefix>_<round>_<action>: mean probability}, nan for a round the
@@ -121,24 +144,56 @@ def _learner_scale(agent, player, recorder):
   if "q_network" in networks:
     metrics[f"q_norm_{player}"] = weight_norm(networks["q_network"])
   metrics.update({f"{name}_{player}": value for name, value in
-                  q_scale(agent, player, recorder).items()})
+                  q_diagnostics(agent, player, recorder).items()})
   return metrics
 
 
-def q_scale(agent, player, recorder):
-  """{"q_abs": mean |Q|, "q_spread": mean max - min of Q} over the legal
-  actions of the decisions of `player` that `recorder` kept, in chips; {}
-  for a learner without Q-values or where no decision was kept."""
-  q_values = getattr(agent.best_response_learner, "q_values", None)
-  if q_values is None or not recorder.states[player]:
+def has_q_values(agent):
+  """Whether `agent`'s best-response learner has Q-values (DQN; ARM has
+  not)."""
+  return callable(getattr(agent.best_response_learner, "q_values", None))
+
+
+def q_in_chips(agent, states):
+  """`agent`'s Q-values at information-state tensors `states`, in chips
+  (float64; Q is learnt in chips times `reward_scale`)."""
+  return np.asarray(agent.best_response_learner.q_values(states),
+                    np.float64) / agent.config.reward_scale
+
+
+def q_diagnostics(agent, player, recorder):
+  """What `agent`'s Q says at the decisions of `player` that `recorder`
+  kept, in chips: over all of them `q_abs` (mean |Q| over legal actions)
+  and `q_spread` (mean max - min over them); per betting round where fold
+  is legal, `q_fold_error_<round>` (mean Q(fold) minus the exact value of
+  folding, minus the chips put in) and `fold_if_exact_<round>` (the share
+  where that exact value beats Q of every other legal action); nan where
+  no such decision was kept, {} for a learner without Q-values."""
+  if not has_q_values(agent):
     return {}
-  legal = np.concatenate(recorder.legal[player])
-  q = np.asarray(q_values(np.concatenate(recorder.states[player])),
-                 np.float64) / agent.config.reward_scale
+  metrics = dict.fromkeys(
+      ["q_abs", "q_spread"] + [f"{kind}_{name}" for name in ROUNDS for kind
+                               in ("q_fold_error", "fold_if_exact")], np.nan)
+  kept = recorder.decisions(player)
+  if kept is None:
+    return metrics
+  states, legal, put_in, rounds = kept
+  q = q_in_chips(agent, states)
   inside = np.where(legal, q, np.nan)
-  return {"q_abs": float(np.nanmean(np.abs(inside))),
-          "q_spread": float(np.mean(np.nanmax(inside, axis=1)
-                                    - np.nanmin(inside, axis=1)))}
+  metrics["q_abs"] = float(np.nanmean(np.abs(inside)))
+  metrics["q_spread"] = float(np.mean(np.nanmax(inside, axis=1)
+                                      - np.nanmin(inside, axis=1)))
+  exact = -put_in  # folding loses what the folder has put in
+  others = np.where(legal, q, -np.inf)
+  others[:, poker.FOLD] = -np.inf
+  for r, name in enumerate(ROUNDS):
+    rows = (rounds == r) & legal[:, poker.FOLD]
+    if rows.any():
+      metrics[f"q_fold_error_{name}"] = float(np.mean(
+          q[rows, poker.FOLD] - exact[rows]))
+      metrics[f"fold_if_exact_{name}"] = float(np.mean(
+          exact[rows] > others[rows].max(axis=1)))
+  return metrics
 
 
 def weight_norm(network):

@@ -84,13 +84,27 @@ class LearningCurveLogger:
       with open(self.path, "w", newline="") as f:
         csv.DictWriter(f, self._fields).writeheader()
     elif list(row) != self._fields:
-      raise ValueError(f"metrics {sorted(metrics)} differ from the curve's "
-                       f"columns {self._fields[2:]} in {self.path}")
+      self._widen(list(row), metrics)
     with open(self.path, "a", newline="") as f:
       csv.DictWriter(f, self._fields).writerow(row)
     if self._writer is not None:
       self._write_scalars(step, metrics)
     return row
+
+  def _widen(self, fields, metrics):
+    """Takes `fields` as the curve's columns where they hold all of the old
+    ones (a run resumed by code that logs more diagnostics): the earlier
+    rows get "nan" in the new columns, the file rewritten atomically. A
+    column dropped raises."""
+    if not set(self._fields) <= set(fields):
+      raise ValueError(f"metrics {sorted(metrics)} differ from the curve's "
+                       f"columns {self._fields[2:]} in {self.path}: "
+                       f"{sorted(set(self._fields) - set(fields))} missing")
+    _, rows, _ = _complete_rows(self.path)
+    old = [dict(zip(self._fields, row)) for row in rows]
+    _rewrite(self.path, [fields] + [[row.get(name, "nan") for name in fields]
+                                    for row in old])
+    self._fields = fields
 
   def _write_scalars(self, step, metrics):
     from nfsp_spiel.core.quiet_tensorflow import tf  # pylint: disable=g-import-not-at-top

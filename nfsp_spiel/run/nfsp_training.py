@@ -22,8 +22,9 @@ import pyspiel
 from tqdm import tqdm
 
 from nfsp_spiel import evaluation
-from nfsp_spiel.nfsp import lhe_diagnostics
 from nfsp_spiel.nfsp import agent_policies
+from nfsp_spiel.nfsp import drivers
+from nfsp_spiel.nfsp import lhe_diagnostics
 from nfsp_spiel.run import curves
 from nfsp_spiel.smooth_uct import lhe
 
@@ -166,7 +167,7 @@ def learn_locksteps(game, requested=None):
   return 8 if game.get_type().short_name == "nfsp_lhe" else 1
 
 
-class SingleLoop:
+class SingleLoop(drivers.DriverLoop):
   """One run's driver (`selfplay.SelfPlay`, `rl_loop.RLEnvironmentLoop`,
   `distributed.DistributedSelfPlay`) as `train` drives it, evaluating its
   agents with `settings`, the matches seeded with the run's `seed`."""
@@ -178,18 +179,6 @@ class SingleLoop:
     self.seed = seed
     self.metric = settings.main_column(game, driver.agents[0].config)
     self.columns = [self.metric]
-
-  def __len__(self):
-    return 1
-
-  @property
-  def episodes(self):
-    return self.driver.episodes
-
-  played = episodes
-
-  def play(self, num_episodes):
-    self.driver.play(num_episodes)
 
   def save(self, path, progress=None):
     return self.driver.save(path, progress)

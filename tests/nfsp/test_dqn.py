@@ -91,6 +91,42 @@ def test_without_a_target_network_the_q_network_bootstraps_itself():
   assert float(lagged) != pytest.approx(expected, rel=1e-3)
 
 
+def test_double_q_values_the_q_networks_choice_by_the_target_network():
+  """double_q (van Hasselt et al. 2016): the next action is the Q-network's
+  argmax over the legal actions, its value the target network's; eq. 6.1's
+  max over the target network is larger or equal wherever they differ."""
+  rng = np.random.default_rng(4)
+  config = nfsp.NFSPConfig(hidden_layers=(5,)).replace(double_q=True)
+  learner = dqn.DQN(4, 3, config, rng)
+  target = dqn.DQN(4, 3, nfsp.NFSPConfig(hidden_layers=(5,)), rng)
+  learner.target_network.assign(target.q_network.numpy_weights())
+  batch = {"state": rng.random((32, 4)).astype(np.float32),
+           "action": rng.integers(3, size=32).astype(np.int32),
+           "reward": rng.normal(size=32).astype(np.float32),
+           "next_state": rng.random((32, 4)).astype(np.float32),
+           "next_legal": np.array([[1, 1, 1], [0, 1, 1]] * 16, np.float32),
+           "done": np.array([0] * 31 + [1], np.float32)}
+  q = learner.q_values(batch["state"])[np.arange(32), batch["action"]]
+  legal = batch["next_legal"] > 0
+  choice = np.where(legal, learner.q_values(batch["next_state"]),
+                    -np.inf).argmax(1)
+  valued = target.q_values(batch["next_state"])
+  double = valued[np.arange(32), choice] * (1 - batch["done"])
+  single = np.where(legal, valued, -np.inf).max(1) * (1 - batch["done"])
+  assert (choice != np.where(legal, valued, -np.inf).argmax(1)).any()
+  loss = learner.loss({k: tf.constant(v) for k, v in batch.items()})
+  expected = 0.5 * np.mean((batch["reward"] + double - q) ** 2)
+  assert float(loss) == pytest.approx(expected, rel=1e-5)
+  plain = dqn.DQN(4, 3, nfsp.NFSPConfig(hidden_layers=(5,)),
+                  np.random.default_rng(0))
+  plain.q_network.assign(learner.q_network.numpy_weights())
+  plain.target_network.assign(target.q_network.numpy_weights())
+  assert float(plain.loss({k: tf.constant(v) for k, v in batch.items()})
+               ) == pytest.approx(0.5 * np.mean(
+                   (batch["reward"] + single - q) ** 2), rel=1e-5)
+  assert (single >= double - 1e-6).all()
+
+
 def test_an_update_moves_q_by_the_gradient_of_half_the_squared_error():
   """One SGD step at stepsize lr on a single transition moves the output
   bias of the taken action by lr * (target - Q), nothing else of it."""

@@ -87,7 +87,7 @@ def test_results_against_the_baselines(game, fixed_metrics):
       -raise_vs_call)
 
 
-def test_q_scale_in_chips_and_norms(fixed_metrics):
+def test_q_in_chips_and_norms(fixed_metrics):
   # Q is (0, 1, 3) chips over (fold, call, raise); fold is legal only facing
   # a bet, which between calling stations is the small blind's first
   # decision alone: spreads of 3 there, 2 elsewhere; |Q| 4/3 there, 2
@@ -99,11 +99,39 @@ def test_q_scale_in_chips_and_norms(fixed_metrics):
     assert fixed_metrics[f"rl_loss_{p}"] == 0.5
 
 
+class FoldingAgent(FixedAgent):
+  """Q-values (-9, -6, -7) chips: folding the small blind's first decision
+  (worth exactly -5 chips, the blind) beats Q of calling and raising."""
+
+  Q_CHIPS = np.array([-9.0, -6.0, -7.0])
+
+
+@pytest.mark.parametrize("agent, error, folds", [(FixedAgent(), 0 + 5, 0.0),
+                                                 (FoldingAgent(), -9 + 5,
+                                                  1.0)])
+def test_fold_error_against_the_blind(game, agent, error, folds):
+  # Between calling stations fold is legal only at the small blind's
+  # (player 1's) first decision, where it loses exactly the 5-chip blind.
+  recorder = lhe_diagnostics.DecisionRecorder(baselines.AlwaysCall(game))
+  batched_matches.play_profile((recorder, recorder), 40, seed=2)
+  small_blind = lhe_diagnostics.q_diagnostics(agent, 1, recorder)
+  assert small_blind["q_fold_error_preflop"] == pytest.approx(error)
+  assert small_blind["fold_if_exact_preflop"] == folds
+  big_blind = lhe_diagnostics.q_diagnostics(agent, 0, recorder)
+  assert set(big_blind) == set(small_blind)  # the same columns every time
+  for name in lhe_diagnostics.ROUNDS:  # but no fold there to measure
+    assert np.isnan(big_blind[f"q_fold_error_{name}"])
+    assert np.isnan(big_blind[f"fold_if_exact_{name}"])
+
+
 def test_recorder_keeps_what_it_passes_on(game):
   recorder = lhe_diagnostics.DecisionRecorder(baselines.AlwaysRaise(game))
   batched_matches.play_profile((recorder, recorder), 50, seed=1)
-  kept = sum(len(rows) for rows in recorder.states[0])
-  assert 0 < kept <= lhe_diagnostics.Q_SAMPLE
+  _, legal, put_in, rounds = recorder.decisions(0)
+  # Always-raise's games reach every round; each round's sample is capped.
+  assert set(rounds) == {0, 1, 2, 3}
+  assert np.bincount(rounds).max() <= lhe_diagnostics.Q_SAMPLE
+  assert legal.shape == (len(rounds), 3) and (put_in >= 10).all()
   assert recorder.counts[0] >= 100  # two decisions per deal at least
   frequencies = recorder.frequencies()
   assert frequencies["average_preflop_fold"] == 0.0

@@ -4,6 +4,7 @@ import os
 
 import matplotlib.image
 import matplotlib.pyplot as plt
+import numpy as np
 import pyspiel
 import pytest
 
@@ -390,3 +391,19 @@ def test_log_axes_label_plain_numbers_enough_to_read(limits, labelled):
                  if limits[0] <= t <= limits[1] and label(t))
   assert shown == labelled
   plt.close(figure)
+
+
+def test_a_curve_takes_new_columns_and_keeps_its_rows(tmp_path):
+  # A run resumed by code that logs one more diagnostic keeps its curve.
+  logger = curves.LearningCurveLogger(str(tmp_path))
+  logger.log(1, exploitability=1.0)
+  resumed = curves.LearningCurveLogger(str(tmp_path))
+  resumed.log(10, q_abs=3.0, exploitability=0.5)
+  resumed.log(100, q_abs=2.0, exploitability=0.25)
+  rows = curves.read_curve(resumed.path)
+  assert [r["exploitability"] for r in rows] == [1.0, 0.5, 0.25]
+  assert np.isnan(rows[0]["q_abs"]) and rows[2]["q_abs"] == 2.0
+  with open(resumed.path) as f:
+    assert f.readline().strip() == "step,seconds,q_abs,exploitability"
+  with pytest.raises(ValueError, match=r"\['q_abs'\] missing"):
+    resumed.log(1000, exploitability=0.1)
