@@ -49,7 +49,18 @@ that beats a raiser) and always-call (which does not).
       --eval_every 25000
   python docs/figures/fig_nfsp_lhe_fixed_opponent.py --name rewards_1_10 \
       --reward_scale 0.1 --episodes 300000 --eval_every 25000
+  python docs/figures/fig_nfsp_lhe_fixed_opponent.py --name \
+      rewards_1_10_double_q --reward_scale 0.1 --set double_q=True \
+      --episodes 300000 --eval_every 25000
   python docs/figures/fig_nfsp_lhe_fixed_opponent.py   # draws, judges
+
+The double-Q run (`DQNConfig.double_q`, not the paper's method) asks
+whether Q-learning's overestimation is what stops the preset's network:
+its rule, written when its curve had only its episode-0 row, is this
+file's rule, read so: it supports overestimation as the blocker if
+`rewards_1_10_double_q` is *better than* `rewards_1_10` at the last x both
+reached (150k episodes at least), and contradicts it if it is no
+different or worse there.
 
 The runs of the one-layer network are drawn apart
 (`fig_nfsp_lhe_fixed_opponent_hidden_64.png`).
@@ -60,8 +71,8 @@ eight times as many (`sgd_updates` in each curve), to tell a learner
 limited by its number of updates from one that does not learn. The
 others change the initialisation, then four settings at once, then the
 network (one hidden layer of 64, Leduc's, which makes many more updates
-per second); the bottom panel shows how often the greedy Q policy folds
-(runs that logged it).
+per second); the bottom panels show how often the greedy Q policy folds
+and raises, per betting round (runs that logged it).
 
 The rule, written before the data: at a scale's last evaluation, of at least
 `JUDGED_AT` episodes, its greedy Q policy *learns* if its result is more
@@ -111,7 +122,9 @@ LABELS = {"rewards_1_480": "rewards / 480 (the preset)",
                                     "425k)",
           "rewards_1_5_rl_lr_0.01": "rewards / 5, RL SGD at 0.01",
           "rewards_1_48_long": "rewards / 48, 300k episodes",
-          "rewards_1_10": "rewards / 10 (per big blind), 300k episodes"}
+          "rewards_1_10": "rewards / 10 (per big blind), 300k episodes",
+          "rewards_1_10_double_q": "rewards / 10, double Q-learning's "
+                                   "target (a diagnostic)"}
 COLOURS = {"rewards_1_480": figure_style.COLOURS["NFSP"],
            "rewards_1_480_updates_x8": "#7570b3",
            "rewards_1_480_init_glorot": "#d95f02",
@@ -123,7 +136,8 @@ COLOURS = {"rewards_1_480": figure_style.COLOURS["NFSP"],
            "hidden_64_rewards_1_5_rl_lr_0.03": "#e6ab02",
            "rewards_1_5_rl_lr_0.01": "#1b9e77",
            "hidden_64_rewards_1_10": "#d95f02",
-           "rewards_1_48_long": "#66a61e", "rewards_1_10": "#e6ab02"}
+           "rewards_1_48_long": "#66a61e", "rewards_1_10": "#e6ab02",
+           "rewards_1_10_double_q": "#e7298a"}
 # (file, network in words) of the preset network's runs, then of the
 # one-layer network's (`figure_runs.by_network`).
 FIGURES = (("fig_nfsp_lhe_fixed_opponent.png", "the preset's network"),
@@ -218,8 +232,8 @@ def shared_evaluation(rows_a, rows_b):
 
 def draw(runs, path, network):
   import matplotlib.pyplot as plt  # pylint: disable=g-import-not-at-top
-  figure, (result, weights, folds) = plt.subplots(3, 1, figsize=(7.2, 10),
-                                                  sharex=True)
+  figure, (result, weights, folds, raises) = plt.subplots(
+      4, 1, figsize=(7.2, 12.5), sharex=True)
   for name, rows in runs.items():
     x = [r["step"] for r in rows]
     y = [r["mbb_per_hand"] for r in rows]
@@ -232,10 +246,11 @@ def draw(runs, path, network):
     weights.plot(x, [r["q_norm"] / rows[0]["q_norm"] for r in rows],
                  color=colour, marker="o", markersize=3,
                  label=LABELS.get(name, name))
-    for round_name, style in ROUND_STYLES.items():
-      key = f"greedy_{round_name}_fold"
-      if key in rows[0]:
-        folds.plot(x, [r[key] for r in rows], color=colour, linestyle=style)
+    for axes, action in ((folds, "fold"), (raises, "raise")):
+      for round_name, style in ROUND_STYLES.items():
+        key = f"greedy_{round_name}_{action}"
+        if key in rows[0]:
+          axes.plot(x, [r[key] for r in rows], color=colour, linestyle=style)
   if runs:
     any_run = next(iter(runs.values()))
     for key, (label, colour) in REFERENCE_NAMES.items():
@@ -248,8 +263,9 @@ def draw(runs, path, network):
   for round_name, style in ROUND_STYLES.items():  # colours: the runs above
     folds.plot([], [], color="black", linestyle=style, label=round_name)
   folds.set_ylabel("greedy Q policy's fold\nfrequency in those matches")
-  folds.set_xlabel("episodes")
-  for axes in (result, weights, folds):
+  raises.set_ylabel("greedy Q policy's raise\nfrequency in those matches")
+  raises.set_xlabel("episodes")
+  for axes in (result, weights, folds, raises):
     axes.grid(True, alpha=0.3)
     figure_style.legend_outside(axes, fontsize=7)
   result.set_title("NFSP's best response (NFSPConfig.lhe(), eta = 1, "
