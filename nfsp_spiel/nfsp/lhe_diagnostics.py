@@ -46,49 +46,59 @@ from nfsp_spiel.nfsp.agent_policies import NFSPPolicy
 ROUNDS = ("preflop", "flop", "turn", "river")
 ACTIONS = {poker.FOLD: "fold", poker.CALL: "call", poker.RAISE: "raise"}
 # Decisions per player and betting round whose Q-values are measured: enough
-# for a mean to three digits, a small cost beside the matches. (The matches
-# ask all games' first decisions at once, so a sample not split by round
-# would be the first decision alone.)
+# for a mean to three digits, a small cost beside the matches.
 Q_SAMPLE = 1024
 
 
 class DecisionRecorder:
   """A `BatchedPolicy` that passes `policy`'s answers through, summing the
-  probabilities per betting round and keeping, per player and round, up to
-  `Q_SAMPLE` decisions: `kept[player][round]`, a list of (information-state
-  tensors, legal masks, the acting player's chips put in) batches."""
+  probabilities per betting round and keeping, per player and round, a
+  uniform sample of up to `Q_SAMPLE` of the decisions asked (the matches
+  ask all games' first decisions at once, so the first ones asked would
+  all be one betting node): `decisions(player)`."""
 
-  def __init__(self, policy):
+  def __init__(self, policy, seed=0):
     self.policy = policy
     self.sums = np.zeros((len(ROUNDS), batched_matches.NUM_ACTIONS))
     self.counts = np.zeros(len(ROUNDS))
-    self.kept = {p: [[] for _ in ROUNDS] for p in (0, 1)}
+    self._rng = np.random.default_rng(seed)
+    # (player, round) -> (sort keys, tensors, legal masks, chips put in):
+    # the decisions with the Q_SAMPLE smallest uniform keys so far.
+    self._kept = {}
 
   def batch_action_probabilities(self, decisions):
     probs = self.policy.batch_action_probabilities(decisions)
     np.add.at(self.sums, decisions.round, probs)
     np.add.at(self.counts, decisions.round, 1.0)
-    for player, rounds in self.kept.items():
-      for r, batches in enumerate(rounds):
-        room = Q_SAMPLE - sum(len(batch[1]) for batch in batches)
+    keys = self._rng.random(len(decisions))
+    for player in (0, 1):
+      for r in range(len(ROUNDS)):
+        kept = self._kept.get((player, r))
+        cut = 1.0 if kept is None or len(kept[0]) < Q_SAMPLE else (
+            kept[0].max())
         rows = np.flatnonzero((decisions.player == player)
-                              & (decisions.round == r))[:room]
+                              & (decisions.round == r) & (keys < cut))
         if rows.size:
-          kept = decisions.rows(rows)
-          batches.append((kept.information_state_tensors(), kept.legal,
-                          kept.contributions()[np.arange(rows.size),
-                                               kept.player]))
+          self._keep(player, r, keys[rows], decisions.rows(rows))
     return probs
+
+  def _keep(self, player, round_, keys, decisions):
+    new = (keys, decisions.information_state_tensors(), decisions.legal,
+           decisions.contributions()[np.arange(len(keys)), decisions.player])
+    kept = self._kept.get((player, round_))
+    if kept is not None:
+      new = tuple(np.concatenate(pair) for pair in zip(kept, new))
+    smallest = np.argsort(new[0], kind="stable")[:Q_SAMPLE]
+    self._kept[(player, round_)] = tuple(part[smallest] for part in new)
 
   def decisions(self, player):
     """(tensors, legal, chips put in, betting round) of the kept decisions
     of `player`; None if there are none."""
-    batches = [(*batch, np.full(len(batch[1]), r))
-               for r, batches in enumerate(self.kept[player])
-               for batch in batches]
-    if not batches:
+    parts = [(*kept[1:], np.full(len(kept[0]), r))
+             for (p, r), kept in sorted(self._kept.items()) if p == player]
+    if not parts:
       return None
-    return tuple(np.concatenate(part) for part in zip(*batches))
+    return tuple(np.concatenate(part) for part in zip(*parts))
 
   def frequencies(self, prefix="average"):
     """{<prefix>_<round>_<action>: mean probability}, nan for a round the

@@ -124,6 +124,20 @@ def test_fold_error_against_the_blind(game, agent, error, folds):
     assert np.isnan(big_blind[f"fold_if_exact_{name}"])
 
 
+def test_recorder_samples_every_decision_of_a_round(game, monkeypatch):
+  # Between raisers the big blind's flop opens unbet (fold illegal) and then
+  # faces raises (fold legal): a sample of the first decisions asked would
+  # hold the opening ones alone.
+  monkeypatch.setattr(lhe_diagnostics, "Q_SAMPLE", 16)
+  recorder = lhe_diagnostics.DecisionRecorder(baselines.AlwaysRaise(game))
+  batched_matches.play_profile((recorder, recorder), 50, seed=1)
+  _, legal, put_in, rounds = recorder.decisions(0)
+  assert np.bincount(rounds).tolist() == [16] * 4
+  flop = rounds == 1
+  assert legal[flop, poker.FOLD].any() and not legal[flop, poker.FOLD].all()
+  assert len(set(put_in[flop])) > 1
+
+
 def test_recorder_keeps_what_it_passes_on(game):
   recorder = lhe_diagnostics.DecisionRecorder(baselines.AlwaysRaise(game))
   batched_matches.play_profile((recorder, recorder), 50, seed=1)
