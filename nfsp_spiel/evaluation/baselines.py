@@ -90,6 +90,24 @@ def equity_against_uniform(hole, board, runouts=2000, tables=None):
       [hole], [board], [len(board)], tables)[0])
 
 
+def decision_equities(decisions, runouts=2000, tables=None):
+  """(n,) the acting player's equity against a uniformly random holding at
+  each of `batched_matches` `decisions` (the board its round shows):
+  postflop from `equity_tables` (`tables`, default the cached ones),
+  preflop from `runouts` sampled run-outs (`equity_against_uniform`)."""
+  num_board = np.asarray(nfsp_lhe.BOARD_CARDS)[decisions.round]
+  equities = np.empty(len(num_board))
+  postflop = num_board > 0
+  if postflop.any():
+    equities[postflop] = equity_tables.postflop_equities(
+        decisions.hole[postflop], decisions.board[postflop],
+        num_board[postflop], tables)
+  for row in np.flatnonzero(~postflop):
+    equities[row] = equity_against_uniform(decisions.hole[row].tolist(), [],
+                                           runouts)
+  return equities
+
+
 class EquityThreshold(policy_lib.Policy):
   """Equity against a random holding decides; see the module docstring."""
 
@@ -119,16 +137,7 @@ class EquityThreshold(policy_lib.Policy):
 
   def batch_action_probabilities(self, decisions):
     """(n, 3) for `batched_matches`: the same rule on every row."""
-    num_board = np.asarray(nfsp_lhe.BOARD_CARDS)[decisions.round]
-    equities = np.empty(len(num_board))
-    postflop = num_board > 0
-    if postflop.any():
-      equities[postflop] = equity_tables.postflop_equities(
-          decisions.hole[postflop], decisions.board[postflop],
-          num_board[postflop], self.tables)
-    for row in np.flatnonzero(~postflop):
-      equities[row] = equity_against_uniform(decisions.hole[row].tolist(), [],
-                                             self.runouts)
+    equities = decision_equities(decisions, self.runouts, self.tables)
     choices = self._choose(equities, decisions.contributions(),
                            decisions.player, decisions.legal[:, poker.RAISE] > 0)
     probs = np.zeros(decisions.legal.shape)
