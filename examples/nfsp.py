@@ -104,6 +104,10 @@ flags.DEFINE_integer("learn_every", None, "Agent's own steps between learning "
                      "calls (preset's).")
 flags.DEFINE_integer("target_refit_every", None, "DQN updates between target "
                      "refits, 0 for none (preset's).")
+flags.DEFINE_boolean("double_q", None, "Bootstrap as double DQN does (the "
+                     "Q-network picks, the target network values): a "
+                     "diagnostic of overestimation, not the papers' "
+                     "(preset's: off).")
 flags.DEFINE_integer("min_buffer_size_to_learn", None, "Records a memory needs "
                      "before its network trains (preset's).")
 flags.DEFINE_float("reward_scale", None, "Reward multiplier (preset's).")

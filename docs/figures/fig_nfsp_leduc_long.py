@@ -8,16 +8,17 @@ curve.csv to data/nfsp_leduc_long/<run>/):
   faithful           python examples/nfsp.py --seed 0 --episodes 100000000 \\
                          --eval_every 500000 --checkpoint_every 500000
   faithful_seed<k>   ... --seed k     (seeds 0, 1, 2 to 1e8 episodes, one
-                     process each, 2026-11-27; rows a resume repeated are
-                     dropped, the later kept)
+                     process each; rows a resume repeated are dropped, the
+                     later kept; seed 3, the fourth, run later to see how
+                     often seed 1's late breakdown happens)
   reward_scale_1     ... --reward_scale 1        (stopped at 7.5M)
   no_target_network  ... --target_refit_every 0
 
   python docs/figures/fig_nfsp_leduc_long.py     # redraws the PNGs
 
-fig_nfsp_leduc_long.png draws the three seeds of the default thin and their
+fig_nfsp_leduc_long.png draws the four seeds of the default thin and their
 mean with a band of +-1 standard error of the mean across seeds (to the
-episodes all three reached), the other readings' single runs, and the
+episodes all of them reached), the other readings' single runs, and the
 paper's 0.06; fig_nfsp_leduc_long_<run>.png, each run's diagnostics.
 """
 
@@ -29,11 +30,12 @@ FIGURE = "nfsp_leduc_long"
 LABELS = {"faithful": "NFSPConfig.leduc()",
           "faithful_seed1": "NFSPConfig.leduc(), seed 1",
           "faithful_seed2": "NFSPConfig.leduc(), seed 2",
+          "faithful_seed3": "NFSPConfig.leduc(), seed 3",
           "reward_scale_1": "rewards in chips (thesis 6.5)",
           "no_target_network": "no target network (public code)"}
 
 
-SEEDS = ("faithful", "faithful_seed1", "faithful_seed2")
+SEEDS = ("faithful", "faithful_seed1", "faithful_seed2", "faithful_seed3")
 PAPER_LEVEL = 0.06  # NFSP paper, fig. 1a: "an exploitability of 0.06"
 
 
