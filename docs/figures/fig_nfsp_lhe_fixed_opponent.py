@@ -137,7 +137,7 @@ COLOURS = {"rewards_1_480": figure_style.COLOURS["NFSP"],
            "rewards_1_5_rl_lr_0.01": "#1b9e77",
            "hidden_64_rewards_1_10": "#d95f02",
            "rewards_1_48_long": "#66a61e", "rewards_1_10": "#e6ab02",
-           "rewards_1_10_double_q": "#e7298a"}
+           "rewards_1_10_double_q": "#e41a1c"}
 # (file, network in words) of the preset network's runs, then of the
 # one-layer network's (`figure_runs.by_network`).
 FIGURES = (("fig_nfsp_lhe_fixed_opponent.png", "the preset's network"),

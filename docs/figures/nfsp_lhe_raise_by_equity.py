@@ -10,7 +10,9 @@ For each policy this plays `--deals` deals in seat 0 against always-raise
 betting round, in five bands of the acting player's equity, how often it
 raised and folded at its decisions there; for a run's greedy Q policy also
 the correlation over its decisions where raising is legal of Q(raise) -
-Q(call) with that equity (does Q's preference follow the cards?).
+Q(call) with that equity (does Q's preference follow the cards?) and that
+difference's mean and standard deviation over those decisions, in chips
+(a mean larger than the spread sets one action for every hand).
 
   python docs/figures/nfsp_lhe_raise_by_equity.py \\
       runs/fixed_opponent/rewards_1_10/checkpoint.npz \\
@@ -74,7 +76,8 @@ def report(name, recorder):
     both = here & legal[:, poker.RAISE] & ~np.isnan(q[:, 0])
     if both.sum() > 2:
       gap = q[both, poker.RAISE] - q[both, poker.CALL]
-      line += f"  corr {np.corrcoef(gap, equity[both])[0, 1]:+.2f}"
+      line += (f"  corr {np.corrcoef(gap, equity[both])[0, 1]:+.2f}"
+               f"  Q(raise) - Q(call) {gap.mean():+.1f} +- {gap.std():.1f}")
     lines.append(line)
   return lines
 
@@ -96,7 +99,7 @@ def main():
   lines = [f"seat 0 against always-raise, {args.deals:,} deals (seed 0); "
            f"per round, decisions, then the share raised and folded in "
            f"equity bands split at {bands}; corr: of Q(raise) - Q(call) "
-           "with equity"]
+           "with equity, and its mean +- sd (chips)"]
   policies = [("equity-threshold", baselines.EquityThreshold(game), None)]
   for path in args.checkpoints:
     run = fixed_opponent.FixedOpponentRun.from_checkpoint(game, path)
