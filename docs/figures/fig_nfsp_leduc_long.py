@@ -58,8 +58,9 @@ def plot_seeds(curves):
   seeds = [points(curves[run]) for run in SEEDS if run in curves]
   if seeds:
     figure_runs.draw_seeds(axes, seeds, "C0", "NFSPConfig.leduc()")
-  for run, colour in zip(LABELS, ("C1", "C2", "C3", "C4", "C5")):
-    if run in curves and run not in SEEDS:
+  others = [run for run in LABELS if run not in SEEDS]  # one colour each
+  for run, colour in zip(others, ("C4", "C5")):
+    if run in curves:
       axes.plot(*zip(*points(curves[run])), color=colour,
                 label=f"{LABELS[run]} (seed 0)")
   axes.axhline(PAPER_LEVEL, color="black", linestyle="--", linewidth=0.8,

@@ -22,6 +22,8 @@ of whether more exploration finds what the learned best response misses.
   python docs/figures/nfsp_leduc_long_diagnosis.py \\
       runs/nfsp_leduc_long/faithful_seed1:1 runs/nfsp_leduc_long/faithful_seed2:2
   python docs/figures/nfsp_leduc_long_diagnosis.py \\
+      runs/nfsp_leduc_long/faithful_seed3:3 --output diagnosis_seed3.txt
+  python docs/figures/nfsp_leduc_long_diagnosis.py \\
       runs/nfsp_leduc_long/faithful_seed1:1 --continue_episodes 5000000
   python docs/figures/nfsp_leduc_long_diagnosis.py \\
       runs/nfsp_leduc_long/faithful_seed1:1 --continue_episodes 5000000 \\
@@ -134,9 +136,12 @@ def main():
   parser.add_argument("--continue_episodes", type=int, default=0)
   parser.add_argument("--every", type=int, default=1_000_000)
   parser.add_argument("--hold_epsilon", type=float, default=None)
+  parser.add_argument("--output", default=os.path.basename(OUTPUT),
+                      help="the report's file name under "
+                      "data/nfsp_leduc_long/ (without --continue_episodes)")
   args = parser.parse_args()
   game = pyspiel.load_game("nfsp_leduc")
-  lines, output = [], OUTPUT
+  lines, output = [], os.path.join(os.path.dirname(OUTPUT), args.output)
   for run in args.runs:
     directory, _, seed = run.rpartition(":")
     if args.continue_episodes:
