@@ -8,7 +8,7 @@ arrays each evaluation), says how far the average profile is from one, not
 that it goes to 0.
 
   python examples/nfsp.py --game "leduc_poker(players=3)" --seeds 0,3,6 \\
-      --episodes 3000000 --eval_every 5000 --checkpoint_every 10000 \\
+      --episodes 4000000 --eval_every 5000 --checkpoint_every 10000 \\
       --output_dir runs/nfsp_leduc3/defaults
   python docs/figures/fig_nfsp_leduc3.py   # copies the curve, draws
 
