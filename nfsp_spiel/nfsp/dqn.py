@@ -159,19 +159,18 @@ class DQN:
       weights = self.q_network.weights
       if self.target_network is not None:
         targets = self.target_network.weights
-    bootstrap = weights if targets is None else targets
-    next_values = networks.outputs(bootstrap, batch["next_state"],
-                                   self.config.precision)
-    next_values += (1.0 - batch["next_legal"]) * _ILLEGAL
+    def next_values(network_weights):  # illegal next actions far below
+      return (networks.outputs(network_weights, batch["next_state"],
+                               self.config.precision)
+              + (1.0 - batch["next_legal"]) * _ILLEGAL)
+
+    bootstrap = next_values(weights if targets is None else targets)
     if self.settings.double_q:  # the Q-network's choice, valued by bootstrap
-      choices = networks.outputs(weights, batch["next_state"],
-                                 self.config.precision)
-      choices += (1.0 - batch["next_legal"]) * _ILLEGAL
-      best = tf.gather(next_values, tf.argmax(choices, axis=1,
-                                              output_type=tf.int32),
+      best = tf.gather(bootstrap, tf.argmax(next_values(weights), axis=1,
+                                            output_type=tf.int32),
                        batch_dims=1)
     else:  # eq. 6.1's max
-      best = tf.reduce_max(next_values, axis=1)
+      best = tf.reduce_max(bootstrap, axis=1)
     target = batch["reward"] + (1.0 - batch["done"]) * best
     values = tf.gather(networks.outputs(weights, batch["state"],
                                         self.config.precision),
