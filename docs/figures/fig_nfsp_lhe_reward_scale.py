@@ -39,7 +39,6 @@ last evaluation. Beside the verdict
 and the best response's edge, the mechanism the scale is suspected of.
 """
 
-import math
 import os
 
 import figure_runs
@@ -68,17 +67,11 @@ def _by_slot(rows):
 
 
 def _mean_se(rows, column):
-  values = [r[column] for r in rows]
-  mean = sum(values) / len(values)
-  var = sum((v - mean) ** 2 for v in values) / (len(values) - 1)
-  return mean, math.sqrt(var / len(values))
+  return figure_runs.mean_and_se([r[column] for r in rows])
 
 
 def _compare(a, b):
-  """+1, -1 or 0: `a` higher, lower or no different from `b` ((mean, se))."""
-  margin = max(2 * math.hypot(a[1], b[1]), MIN_GAIN)
-  gain = a[0] - b[0]
-  return 1 if gain > margin else -1 if gain < -margin else 0
+  return figure_runs.compare_means(a, b, MIN_GAIN)
 
 
 def verdict(runs):

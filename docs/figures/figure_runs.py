@@ -6,6 +6,7 @@ to `data/<figure>/<run>/curve.csv` (through nfsp_spiel's evaluation logger).
 
 import argparse
 import csv
+import math
 import os
 import shutil
 
@@ -227,6 +228,23 @@ def mean_of_columns(rows, columns, scale=1.0):
   points = [(r["step"], scale * sum(r[c] for c in columns) / len(columns))
             for r in rows if all(c in r for c in columns)]
   return list(zip(*points)) or [(), ()]
+
+
+def mean_and_se(values):
+  """(mean, standard error) of `values`: their sample deviation (ddof 1)
+  over the square root of their number."""
+  mean = sum(values) / len(values)
+  var = sum((v - mean) ** 2 for v in values) / (len(values) - 1)
+  return mean, math.sqrt(var / len(values))
+
+
+def compare_means(a, b, min_gain):
+  """+1, -1 or 0: `a` higher, lower or no different from `b` (both
+  (mean, standard error)), the margin the larger of twice their combined
+  standard error and `min_gain`."""
+  margin = max(2 * math.hypot(a[1], b[1]), min_gain)
+  gain = a[0] - b[0]
+  return 1 if gain > margin else -1 if gain < -margin else 0
 
 
 def train_evaluate_main(doc, train, evaluate, episodes, runs, deals=2000,

@@ -1,0 +1,180 @@
+"""NFSP self-play on Limit Hold'em with double Q-learning's target: does
+removing the best response's overestimation let self-play learn?
+
+Against a fixed opponent (`fig_nfsp_lhe_fixed_opponent.py`) the preset's
+best-response learner turns into always-raise, because Q-learning's max over
+noisy estimates puts Q(raise) 15-16 chips above Q(call) for every hand; with
+double Q's target (van Hasselt, Guez and Silver 2016; `DQNConfig.double_q`)
+at rewards / 10 that offset is gone and the learner plays its cards preflop.
+This run asks the same of NFSP's self-play: `NFSPConfig.lhe()` with only
+`--double_q` and rewards / 10 changed (neither is the paper's setting: a
+diagnostic, not a reproduction of fig. 2a), seed 0:
+
+  python examples/nfsp.py --game nfsp_lhe --preset lhe --double_q \\
+      --reward_scale 0.1 --episodes 2000000 --eval_every 50000 \\
+      --checkpoint_every 50000 --eval_deals 2000 --smooct_deals 2000 \\
+      --lbr_hands 200 --output_dir runs/nfsp_lhe_double_q/rewards_1_10
+  python docs/figures/fig_nfsp_lhe_double_q.py \\
+      --run double_q_rewards_1_10=runs/nfsp_lhe_double_q/rewards_1_10
+
+The curve is copied to `data/nfsp_lhe_diagnostics/double_q_rewards_1_10/`
+(so `fig_nfsp_lhe_diagnostics.png` draws every diagnostic of it beside the
+preset's runs); this script draws `fig_nfsp_lhe_double_q.png` and prints the
+verdicts.
+
+The rule, written before the data (committed when the run had not yet
+logged its episode-0 evaluation): evaluations are matched by their nearest
+multiple of `SPACING`; the *window* at x is the run's evaluations at x -
+`SPACING`, x and x + `SPACING` against the SmooCT-like profile, its result
+their mean, its standard error their sample deviation over sqrt(3).
+
+1. *Does it learn?* Once the run has `JUDGED_AT` episodes, its last window
+   against its first (centred at 2 x `SPACING`): it *learns* if higher by
+   more than the larger of twice their combined standard error and
+   `MIN_GAIN` mbb/h, *gets worse* if lower by as much, else is *flat*.
+2. *Against the preset at the same x*: at each x where the preset's own
+   self-play has an evaluation (`data/nfsp_lhe/curve.csv`, seed 0, rewards /
+   480, plain Q: 250k and 500k episodes, 12,500 deals each) and the run has
+   a full window, the window against that evaluation (its standard error
+   taken as the window's alone): *better*, *worse* or *no different* by the
+   same margin.
+3. *The issue's target*: the last window's mean is above always-call's
+   result against the same profile by more than twice its standard error,
+   and the last evaluation is above the window's first by more than twice
+   that standard error (the curve improving over its last three
+   evaluations).
+
+Before `JUDGED_AT` the first verdict is "too short". Beside the verdicts,
+not part of them: the average strategy's raise frequency preflop and
+postflop and the best response's edge in the last window.
+"""
+
+import os
+
+import figure_runs
+import figure_style
+
+DATA = os.path.join(figure_runs.HERE, "data", "nfsp_lhe_diagnostics")
+NAME = "double_q_rewards_1_10"
+LABEL = "double Q, rewards / 10"
+PRESET = os.path.join(figure_runs.HERE, "data", "nfsp_lhe", "curve.csv")
+PRESET_LABEL = "the preset (plain Q, rewards / 480)"
+PRESET_DIAGNOSTICS = "rewards_1_480"  # the preset's run evaluated every 10k
+SMOOCT = os.path.join(figure_runs.HERE, "data", "smooct_lhe", "curve.csv")
+SPACING = 50_000  # the run's --eval_every
+JUDGED_AT = 300_000  # episodes before the first verdict
+MIN_GAIN = 100.0  # mbb/h
+COLUMN = "mbb_per_hand_vs_smooct"
+POSTFLOP = ("flop", "turn", "river")
+
+
+def _slots(rows):
+  """Rows with a result against the profile, keyed by their nearest
+  multiple of `SPACING`."""
+  return {round(r["step"] / SPACING): r for r in rows if COLUMN in r}
+
+
+def window(slots, k):
+  """(mean, standard error, results) of the window centred at slot `k`, or
+  None where the run lacks one of its evaluations."""
+  if not all(j in slots for j in (k - 1, k, k + 1)):
+    return None
+  results = [slots[j][COLUMN] for j in (k - 1, k, k + 1)]
+  return (*figure_runs.mean_and_se(results), results)
+
+
+def verdicts(rows, preset_rows, always_call):
+  """The rule's three verdicts on the run's `rows`, as lines of text."""
+  slots = _slots(rows)
+  last = max(slots, default=0) - 1
+  if last * SPACING + SPACING < JUDGED_AT or window(slots, last) is None:
+    return [f"too short: {max(slots, default=0) * SPACING:,} of "
+            f"{JUDGED_AT:,} episodes"]
+  words = {1: "better than", -1: "worse than", 0: "no different from"}
+  first, final = window(slots, 2), window(slots, last)
+  order = figure_runs.compare_means(final[:2], first[:2], MIN_GAIN)
+  trend = {1: "learns", -1: "gets worse", 0: "flat"}[order]
+  lines = [f"{trend}: {final[0]:+.0f} +- {final[1]:.0f} mbb/h vs SmooCT at "
+           f"{(last - 1) * SPACING:,}-{(last + 1) * SPACING:,} episodes "
+           f"against {first[0]:+.0f} +- {first[1]:.0f} at "
+           f"{SPACING:,}-{3 * SPACING:,}"]
+  for preset in preset_rows:
+    k = round(preset["step"] / SPACING)
+    around = window(slots, k) if preset["step"] > 0 else None
+    if around is not None:
+      order = figure_runs.compare_means(around[:2], (preset[COLUMN], 0.0),
+                                        MIN_GAIN)
+      lines.append(f"at {k * SPACING:,} episodes {words[order]} the preset "
+                   f"({around[0]:+.0f} +- {around[1]:.0f} vs "
+                   f"{preset[COLUMN]:+.0f})")
+  mean, se, results = final
+  target = (mean - always_call > 2 * se) and (results[-1] - results[0] >
+                                              2 * se)
+  lines.append(f"the issue's target (above always-call's {always_call:+.0f} "
+               f"and improving over the last three evaluations) is "
+               f"{'met' if target else 'not met'}")
+  return lines
+
+
+def mechanism(rows):
+  """(preflop raise frequency, postflop raise frequency, mean best-response
+  edge) of the average strategy over the last three evaluations."""
+  tail = [r for r in rows if "br_edge_0" in r][-3:]
+  mean = lambda f: sum(f(r) for r in tail) / len(tail)
+  return (mean(lambda r: r["average_preflop_raise"]),
+          mean(lambda r: sum(r[f"average_{n}_raise"] for n in POSTFLOP) / 3),
+          mean(lambda r: (r["br_edge_0"] + r["br_edge_1"]) / 2))
+
+
+def draw(runs, path, always_call):
+  """`runs`: {label: rows}, the double-Q run first."""
+  import matplotlib.pyplot as plt  # pylint: disable=g-import-not-at-top
+  figure, (results, raises) = plt.subplots(2, 1, figsize=(7.2, 7.5),
+                                           sharex=True)
+  colours = (figure_style.COLOURS["NFSP"], "#999999", "#666666")
+  for (label, rows), colour in zip(runs.items(), colours):
+    points = [(r["step"], r[COLUMN]) for r in rows if COLUMN in r]
+    results.plot(*zip(*points), color=colour, marker="o", markersize=3,
+                 label=label)
+    for name, style in (("preflop", "-"), ("postflop", "--")):
+      columns = ([f"average_{name}_raise"] if name == "preflop" else
+                 [f"average_{n}_raise" for n in POSTFLOP])
+      steps, values = figure_runs.mean_of_columns(rows, columns)
+      if steps:
+        raises.plot(steps, values, color=colour, linestyle=style,
+                    label=f"{label}, {name}")
+  figure_style.reference_level(results, always_call, "always-call's result")
+  results.set_ylabel("average strategy vs the SmooCT-like\nprofile (mbb/h)")
+  raises.set_ylabel("average strategy's raise frequency\n(self-play)")
+  raises.set_xlabel("episodes")
+  for axes in (results, raises):
+    axes.grid(True, alpha=0.3)
+    figure_style.legend_outside(axes, fontsize=7)
+  results.set_title("NFSP self-play on Limit Hold'em, seed 0: double Q")
+  figure_style.save(figure, path)
+
+
+def main():
+  figure_runs.copy_run_specs(__doc__, DATA, names=[NAME])
+  from nfsp_spiel.run import curves  # pylint: disable=g-import-not-at-top
+  path = os.path.join(DATA, NAME, curves.CSV_NAME)
+  rows = curves.read_curve(path) if os.path.exists(path) else []
+  preset = curves.read_curve(PRESET)
+  always_call = -curves.read_curve(SMOOCT)[-1]["mbb_per_hand_vs_always_call"]
+  runs = {LABEL: rows, PRESET_LABEL: preset,
+          f"{PRESET_LABEL}, evaluated every 10k": curves.read_curve(
+              os.path.join(DATA, PRESET_DIAGNOSTICS, curves.CSV_NAME))}
+  draw({k: v for k, v in runs.items() if v},
+       os.path.join(figure_runs.HERE, "fig_nfsp_lhe_double_q.png"),
+       always_call)
+  for line in verdicts(rows, preset, always_call):
+    print(line)
+  if any("br_edge_0" in r for r in rows):
+    preflop, postflop, edge = mechanism(rows)
+    print(f"last three evaluations: the average raises {preflop:.2f} "
+          f"preflop and {postflop:.2f} postflop; best-response edge "
+          f"{edge:+.0f} mbb/h")
+
+
+if __name__ == "__main__":
+  main()
