@@ -8,7 +8,7 @@ double Q's target (van Hasselt, Guez and Silver 2016; `DQNConfig.double_q`)
 at rewards / 10 that offset is gone and the learner plays its cards preflop.
 This run asks the same of NFSP's self-play: `NFSPConfig.lhe()` with only
 `--double_q` and rewards / 10 changed (neither is the paper's setting: a
-diagnostic, not a reproduction of fig. 2a), seed 0:
+diagnostic, not a reproduction of fig. 2a), seeds 0 and 1:
 
   python examples/nfsp.py --game nfsp_lhe --preset lhe --double_q \\
       --reward_scale 0.1 --episodes 2000000 --eval_every 50000 \\
@@ -17,10 +17,11 @@ diagnostic, not a reproduction of fig. 2a), seed 0:
   python docs/figures/fig_nfsp_lhe_double_q.py \\
       --run double_q_rewards_1_10=runs/nfsp_lhe_double_q/rewards_1_10
 
-The curve is copied to `data/nfsp_lhe_diagnostics/double_q_rewards_1_10/`
-(so `fig_nfsp_lhe_diagnostics.png` draws every diagnostic of it beside the
+and the same with `--seed 1`, `runs/nfsp_lhe_double_q/rewards_1_10_seed1`
+and `--run double_q_rewards_1_10_seed1=...` (added before its data). Each
+curve is copied to `data/nfsp_lhe_diagnostics/<name>/` (so `fig_nfsp_lhe_diagnostics.png` draws every diagnostic of it beside the
 preset's runs); this script draws `fig_nfsp_lhe_double_q.png` and prints the
-verdicts.
+verdicts, each seed judged alone by the rule below.
 
 The rule, written before the data (committed when the run had not yet
 logged its episode-0 evaluation): evaluations are matched by their nearest
@@ -55,8 +56,8 @@ import figure_runs
 import figure_style
 
 DATA = os.path.join(figure_runs.HERE, "data", "nfsp_lhe_diagnostics")
-NAME = "double_q_rewards_1_10"
-LABEL = "double Q, rewards / 10"
+RUNS = {"double_q_rewards_1_10": "double Q, rewards / 10, seed 0",
+        "double_q_rewards_1_10_seed1": "double Q, rewards / 10, seed 1"}
 PRESET = os.path.join(figure_runs.HERE, "data", "nfsp_lhe", "curve.csv")
 PRESET_LABEL = "the preset (plain Q, rewards / 480)"
 PRESET_DIAGNOSTICS = "rewards_1_480"  # the preset's run evaluated every 10k
@@ -127,11 +128,11 @@ def mechanism(rows):
 
 
 def draw(runs, path, always_call):
-  """`runs`: {label: rows}, the double-Q run first."""
+  """`runs`: {label: rows}, the double-Q runs first."""
   import matplotlib.pyplot as plt  # pylint: disable=g-import-not-at-top
   figure, (results, raises) = plt.subplots(2, 1, figsize=(7.2, 7.5),
                                            sharex=True)
-  colours = (figure_style.COLOURS["NFSP"], "#999999", "#666666")
+  colours = (figure_style.COLOURS["NFSP"], "#7570b3", "#999999", "#666666")
   for (label, rows), colour in zip(runs.items(), colours):
     points = [(r["step"], r[COLUMN]) for r in rows if COLUMN in r]
     results.plot(*zip(*points), color=colour, marker="o", markersize=3,
@@ -150,30 +151,34 @@ def draw(runs, path, always_call):
   for axes in (results, raises):
     axes.grid(True, alpha=0.3)
     figure_style.legend_outside(axes, fontsize=7)
-  results.set_title("NFSP self-play on Limit Hold'em, seed 0: double Q")
+  results.set_title("NFSP self-play on Limit Hold'em: double Q")
   figure_style.save(figure, path)
 
 
 def main():
-  figure_runs.copy_run_specs(__doc__, DATA, names=[NAME])
+  figure_runs.copy_run_specs(__doc__, DATA, names=list(RUNS))
   from nfsp_spiel.run import curves  # pylint: disable=g-import-not-at-top
-  path = os.path.join(DATA, NAME, curves.CSV_NAME)
-  rows = curves.read_curve(path) if os.path.exists(path) else []
+  runs = {}
+  for name, label in RUNS.items():
+    path = os.path.join(DATA, name, curves.CSV_NAME)
+    if os.path.exists(path):
+      runs[label] = curves.read_curve(path)
   preset = curves.read_curve(PRESET)
   always_call = -curves.read_curve(SMOOCT)[-1]["mbb_per_hand_vs_always_call"]
-  runs = {LABEL: rows, PRESET_LABEL: preset,
-          f"{PRESET_LABEL}, evaluated every 10k": curves.read_curve(
-              os.path.join(DATA, PRESET_DIAGNOSTICS, curves.CSV_NAME))}
-  draw({k: v for k, v in runs.items() if v},
-       os.path.join(figure_runs.HERE, "fig_nfsp_lhe_double_q.png"),
+  drawn = {**runs, PRESET_LABEL: preset,
+           f"{PRESET_LABEL}, evaluated every 10k": curves.read_curve(
+               os.path.join(DATA, PRESET_DIAGNOSTICS, curves.CSV_NAME))}
+  draw(drawn, os.path.join(figure_runs.HERE, "fig_nfsp_lhe_double_q.png"),
        always_call)
-  for line in verdicts(rows, preset, always_call):
-    print(line)
-  if any("br_edge_0" in r for r in rows):
-    preflop, postflop, edge = mechanism(rows)
-    print(f"last three evaluations: the average raises {preflop:.2f} "
-          f"preflop and {postflop:.2f} postflop; best-response edge "
-          f"{edge:+.0f} mbb/h")
+  for label, rows in runs.items():
+    print(f"{label}:")
+    for line in verdicts(rows, preset, always_call):
+      print(f"  {line}")
+    if any("br_edge_0" in r for r in rows):
+      preflop, postflop, edge = mechanism(rows)
+      print(f"  last three evaluations: the average raises {preflop:.2f} "
+            f"preflop and {postflop:.2f} postflop; best-response edge "
+            f"{edge:+.0f} mbb/h")
 
 
 if __name__ == "__main__":
