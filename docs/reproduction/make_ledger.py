@@ -20,7 +20,12 @@ sides of a claim are read at one x). `from`/`to` bound the rows (numbers or
 curves logged at different spacings are compared at the same one), `where`
 selects rows by column values. A measure `{ shared = [globs] }` is instead
 the largest step that every file of those globs has a row at: the largest x
-both sides of a comparison have.
+both sides of a comparison have. A measure `{ above = [glob_a, glob_b],
+column = ... }` reads a claim about whole curves at every x both sides have:
+at each step every file of both globs logged, side a's lower band edge (its
+files' mean minus their standard error) minus side b's upper one, and the
+largest of those (`give = "step"`: the step where it is largest), so a
+positive value says side a lay above side b beyond the seed bands somewhere.
 
 Numbers in a row's text come only from measures or from two named tables:
 `[item.paper]`, the paper's own numbers and settings, and `[item.rule]`, the
@@ -94,6 +99,7 @@ COMBINERS = {"mean": lambda v: sum(v) / len(v), "min": min, "max": max,
 MEASURE_KEYS = {"csv", "column", "at", "x", "from", "to", "where", "combine",
                 "every"}
 SHARED_KEYS = {"shared", "x", "to"}
+ABOVE_KEYS = {"above", "column", "x", "give"}
 ITEM_KEYS = {"id", "document", "label", "section", "claim", "script", "png",
              "ours", "measures", "verdicts", "paper", "rule"}
 CONSTANTS = ("paper", "rule")  # the item's named tables of cited numbers
@@ -192,6 +198,48 @@ def _paths(pattern, where):
   return paths
 
 
+def _common_steps(steps):
+  """The steps of the first list that every other list has, within SAME_X."""
+  return [x for x in steps[0] if all(
+      any(abs(y - x) <= SAME_X * abs(x) for y in other) for other in steps[1:])]
+
+
+def _above(spec, where):
+  """The `above` measure (module docstring): how far side a's band lies above
+  side b's, at the x both have where it lies furthest, or that x."""
+  unknown = set(spec) - ABOVE_KEYS
+  give = spec.get("give", "excess")
+  if (unknown or not isinstance(spec["above"], list) or len(spec["above"]) != 2
+      or "column" not in spec or give not in ("excess", "step")):
+    raise LedgerError(f"{where}: an above measure is two globs and a column, "
+                      f"give \"excess\" or \"step\", and takes only "
+                      f"{', '.join(sorted(ABOVE_KEYS))}")
+  x_column = spec.get("x", "step")
+  sides = [[(path, _rows(path)) for path in _paths(pattern, where)]
+           for pattern in spec["above"]]
+  for path, rows in (pair for side in sides for pair in side):
+    for column in (x_column, spec["column"]):
+      if column not in (rows[0] if rows else {}):
+        raise LedgerError(f"{where}: {path} has no column {column!r}")
+  steps = _common_steps([[_number(r[x_column], where) for r in rows]
+                         for side in sides for _, rows in side])
+  if not steps:
+    raise LedgerError(f"{where}: the files of {spec['above']} share no step")
+
+  def band(side, x):
+    values = [_number(_at_step(rows, x_column, x, path, where)[0][
+        spec["column"]], where) for path, rows in side]
+    error = _standard_error(values) if len(values) > 1 else 0.0
+    return sum(values) / len(values), error
+
+  def excess(x):
+    (mean_a, error_a), (mean_b, error_b) = band(sides[0], x), band(sides[1], x)
+    return (mean_a - error_a) - (mean_b + error_b)
+
+  step = max(steps, key=excess)
+  return excess(step) if give == "excess" else step
+
+
 def _shared_step(spec, where):
   """The largest step (at most `to`) that every file of the `shared` globs
   has a row at, within SAME_X."""
@@ -207,8 +255,8 @@ def _shared_step(spec, where):
       if not rows or x_column not in rows[0]:
         raise LedgerError(f"{where}: {path} has no column {x_column!r}")
       steps.append([_number(r[x_column], where) for r in rows])
-  common = [x for x in steps[0] if x <= spec.get("to", math.inf) and all(
-      any(abs(y - x) <= SAME_X * abs(x) for y in other) for other in steps[1:])]
+  common = [x for x in _common_steps(steps)
+            if x <= spec.get("to", math.inf)]
   if not common:
     raise LedgerError(f"{where}: the files of {spec['shared']} share no step")
   return max(common)
@@ -219,6 +267,8 @@ def measure(spec, where):
   its `column` glob matches), combined."""
   if "shared" in spec:
     return _shared_step(spec, where)
+  if "above" in spec:
+    return _above(spec, where)
   unknown = set(spec) - MEASURE_KEYS
   if unknown or "csv" not in spec or "column" not in spec:
     raise LedgerError(f"{where}: a measure needs csv and column and takes "
@@ -512,10 +562,15 @@ class Provenance:
     return max(changes, default=None)
 
 
+def _patterns(spec):
+  """The CSV globs a measure reads."""
+  return spec.get("shared") or spec.get("above") or [spec["csv"]]
+
+
 def _csv_paths(item):
   return sorted({os.path.relpath(path, ROOT)
                  for spec in item.get("measures", {}).values()
-                 for pattern in spec.get("shared", [spec.get("csv")])
+                 for pattern in _patterns(spec)
                  for path in glob.glob(os.path.join(ROOT, pattern))})
 
 
@@ -553,7 +608,7 @@ def _links(item):
            for p in item.get("png", [])]
   targets = {}  # a file, or the folder above a glob's wildcards
   for spec in item.get("measures", {}).values():
-    for pattern in spec.get("shared", [spec.get("csv")]):
+    for pattern in _patterns(spec):
       target = pattern
       while any(c in target for c in "*?["):
         target = os.path.dirname(target)

@@ -274,6 +274,29 @@ def test_both_sides_of_a_claim_are_read_at_the_largest_x_both_have(tmp_path):
     make_ledger.judge(item)
 
 
+def test_a_claim_about_whole_curves_is_read_at_every_x_both_have(tmp_path):
+  # Side a: two seeds, bands 1 +- 0 at step 10 and 5 +- 1 at step 20; side b
+  # one seed (no band) at 2 and 3, logged at 10.05 and 20 (the same x) and at
+  # 30, which side a lacks. Lower edge of a minus b: -1 at 10, +1 at 20.
+  for seed, values in enumerate(((1, 4), (1, 6))):
+    (tmp_path / f"a{seed}").mkdir()
+    _write(tmp_path, f"a{seed}/curve.csv",
+           f"step,e\n10,{values[0]}\n20,{values[1]}\n")
+  b = _write(tmp_path, "b.csv", "step,e\n10.05,2\n20,3\n30,100\n")
+  a = os.path.relpath(tmp_path, make_ledger.ROOT) + "/a*/curve.csv"
+  read = lambda sides, **kw: make_ledger.measure(
+      {"above": sides, "column": "e", **kw}, "t")
+  assert read([a, b]) == pytest.approx(1.0)
+  assert read([a, b], give="step") == 20
+  # b above a: 2 - (1 + 0) at 10, its largest.
+  assert read([b, a]) == pytest.approx(1.0)
+  assert read([b, a], give="step") == pytest.approx(10.05)
+  with pytest.raises(make_ledger.LedgerError, match="two globs"):
+    read([a])
+  with pytest.raises(make_ledger.LedgerError, match="no column 'f'"):
+    make_ledger.measure({"above": [a, b], "column": "f"}, "t")
+
+
 def test_a_window_ending_at_a_shared_x_thinned_to_one_spacing(tmp_path):
   fine = _write(tmp_path, "fine.csv", "step,e/seed0,e/seed1\n" + "".join(
       f"{x},{2 ** x},{4 ** x}\n" for x in range(0, 9)))
