@@ -72,7 +72,7 @@ limited by its number of updates from one that does not learn. The
 others change the initialisation, then four settings at once, then the
 network (one hidden layer of 64, Leduc's, which makes many more updates
 per second); the bottom panels show how often the greedy Q policy folds
-and raises, per betting round (runs that logged it).
+and raises preflop and after the flop (runs that logged it).
 
 The rule, written before the data: at a scale's last evaluation, of at least
 `JUDGED_AT` episodes, its greedy Q policy *learns* if its result is more
@@ -143,7 +143,11 @@ COLOURS = {"rewards_1_480": figure_style.COLOURS["NFSP"],
 FIGURES = (("fig_nfsp_lhe_fixed_opponent.png", "the preset's network"),
            ("fig_nfsp_lhe_fixed_opponent_hidden_64.png",
             "one hidden layer of 64"))
-ROUND_STYLES = {"preflop": ":", "flop": "-.", "turn": "--", "river": "-"}
+# The action panels: preflop, and the mean of the three postflop rounds (the
+# rounds apart made one line per round and run, too many to read).
+ROUND_GROUPS = {"preflop": (("preflop",), "-"),
+                "postflop (mean of flop, turn, river)":
+                    (("flop", "turn", "river"), "--")}
 REFERENCE_NAMES = {  # reference -> (legend label, colour)
     "equity_threshold": ("equity-threshold player", figure_style.REFERENCE),
     "always_call": ("always-call", "grey")}
@@ -247,10 +251,11 @@ def draw(runs, path, network):
                  color=colour, marker="o", markersize=3,
                  label=LABELS.get(name, name))
     for axes, action in ((folds, "fold"), (raises, "raise")):
-      for round_name, style in ROUND_STYLES.items():
-        key = f"greedy_{round_name}_{action}"
-        if key in rows[0]:
-          axes.plot(x, [r[key] for r in rows], color=colour, linestyle=style)
+      for rounds, style in ROUND_GROUPS.values():
+        steps, values = figure_runs.mean_of_columns(
+            rows, [f"greedy_{round_name}_{action}" for round_name in rounds])
+        if steps:
+          axes.plot(steps, values, color=colour, linestyle=style)
   if runs:
     any_run = next(iter(runs.values()))
     for key, (label, colour) in REFERENCE_NAMES.items():
@@ -260,8 +265,8 @@ def draw(runs, path, network):
                     + figure_style.BAND + ")")
   weights.set_ylabel("Q network's weight norm\nover its norm at episode 0")
   figure_style.log_axes(weights, x=False)
-  for round_name, style in ROUND_STYLES.items():  # colours: the runs above
-    folds.plot([], [], color="black", linestyle=style, label=round_name)
+  for label, (_, style) in ROUND_GROUPS.items():  # colours: the runs above
+    folds.plot([], [], color="black", linestyle=style, label=label)
   folds.set_ylabel("greedy Q policy's fold\nfrequency in those matches")
   raises.set_ylabel("greedy Q policy's raise\nfrequency in those matches")
   raises.set_xlabel("episodes")
