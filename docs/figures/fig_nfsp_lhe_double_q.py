@@ -135,8 +135,12 @@ def draw(runs, path, always_call):
   colours = (figure_style.COLOURS["NFSP"], "#7570b3", "#999999", "#666666")
   for (label, rows), colour in zip(runs.items(), colours):
     points = [(r["step"], r[COLUMN]) for r in rows if COLUMN in r]
-    results.plot(*zip(*points), color=colour, marker="o", markersize=3,
-                 label=label)
+    # The preset's long run was evaluated three times: points, not a line
+    # that would draw a trend between them.
+    sparse = label == PRESET_LABEL
+    results.plot(*zip(*points), color=colour, marker="s" if sparse else "o",
+                 markersize=6 if sparse else 3,
+                 linestyle="none" if sparse else "-", label=label)
     for name, style in (("preflop", "-"), ("postflop", "--")):
       columns = ([f"average_{name}_raise"] if name == "preflop" else
                  [f"average_{n}_raise" for n in POSTFLOP])
