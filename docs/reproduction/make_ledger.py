@@ -236,8 +236,9 @@ def _above(spec, where):
     (mean_a, error_a), (mean_b, error_b) = band(sides[0], x), band(sides[1], x)
     return (mean_a - error_a) - (mean_b + error_b)
 
-  step = max(steps, key=excess)
-  return excess(step) if give == "excess" else step
+  excesses = {x: excess(x) for x in steps}
+  step = max(excesses, key=excesses.get)
+  return excesses[step] if give == "excess" else step
 
 
 def _shared_step(spec, where):
