@@ -32,7 +32,9 @@ CONFIG_FLAGS = (
 
 # What a swept value must be, by the type of the setting's current value.
 VALUE_KINDS = {int: "an integer", float: "a number",
-               tuple: "layer sizes like 64x64"}
+               tuple: "layer sizes like 64x64", bool: "True or False"}
+# bool("False") is True, so flags' words are read explicitly.
+_BOOLS = {"true": True, "false": False}
 
 Member = collections.namedtuple("Member", "name group config seed")
 
@@ -102,9 +104,8 @@ def sweep_axis(config, sweep):
   values = []
   for text in texts.split(","):
     try:
-      value = (tuple(int(h) for h in text.split("x"))
-               if isinstance(current, tuple) else type(current)(text))
-    except ValueError:
+      value = _value(current, text)
+    except (KeyError, ValueError):
       raise ValueError(f"sweep={sweep}: {text!r} is not "
                        f"{VALUE_KINDS[type(current)]}") from None
     try:
@@ -115,6 +116,15 @@ def sweep_axis(config, sweep):
   if len(set(texts.split(","))) < len(values):
     raise ValueError(f"sweep={sweep}: a value is given twice")
   return name, values
+
+
+def _value(current, text):
+  """`text` read as a value of `current`'s type."""
+  if isinstance(current, bool):
+    return _BOOLS[text.lower()]
+  if isinstance(current, tuple):
+    return tuple(int(h) for h in text.split("x"))
+  return type(current)(text)
 
 
 def population_members(config, seeds, sweeps=()):

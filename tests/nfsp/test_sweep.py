@@ -52,6 +52,9 @@ def test_a_value_takes_the_settings_type():
   assert values == [("1000", 1000), ("2000", 2000)]
   _, values = sweep.sweep_axis(NFSPConfig.leduc(), "hidden_layers=64x64,32")
   assert [value for _, value in values] == [(64, 64), (32,)]
+  # bool("False") is True: the words are read, not cast.
+  _, values = sweep.sweep_axis(NFSPConfig.leduc(), "double_q=False,true")
+  assert values == [("False", False), ("true", True)]
 
 
 @pytest.mark.parametrize("flag, error", [
@@ -62,7 +65,8 @@ def test_a_value_takes_the_settings_type():
     ("anticipatory_param=2", "sweep=anticipatory_param=2: "
      "NFSPConfig.anticipatory_param=2.0: must be in "),
     ("replay_buffer_capacity=1.5", "sweep=replay_buffer_capacity=1.5: '1.5' "
-     "is not an integer")])
+     "is not an integer"),
+    ("double_q=yes", "sweep=double_q=yes: 'yes' is not True or False")])
 def test_bad_values_are_refused(flag, error):
   with pytest.raises(ValueError, match=f"^{error}"):
     sweep.population_members(NFSPConfig.leduc(), [0], [flag])
