@@ -45,10 +45,16 @@ untrained networks (the run's initial weights: `score_untrained`,
 encoding, not from learning.
 
 The agents are the checkpoint of an `examples/nfsp.py --game nfsp_lhe
---preset lhe` run (`--precision` as it was trained), restored with that
-binary's defaults (128 games, seed 0, learning every 8 locksteps).
+--preset lhe` run (`--precision` and `--set` as it was trained: the
+checkpoint's header must match), restored with that binary's defaults (128
+games, seed 0, learning every 8 locksteps). Both CSVs record the mapped
+network's `double_q` (0 or 1) and `reward_scale`, so a map of a run with
+other settings than the paper's says so in the ledger.
 
   python docs/figures/fig_nfsp_lhe_tsne.py --checkpoint runs/nfsp_lhe/checkpoint.npz
+  python docs/figures/fig_nfsp_lhe_tsne.py --precision bfloat16 \
+      --set double_q=True --set reward_scale=0.1 \
+      --checkpoint runs/nfsp_lhe_double_q/rewards_1_10/checkpoint.npz
 """
 
 import argparse
@@ -75,7 +81,7 @@ def _write(name, rows):
 
 # ---- figures ----
 
-def draw_maps(plt, maps, episodes, path):
+def draw_maps(plt, maps, trained, path):
   """Figs. 6.5 and 6.6: a row per player, the four colourings."""
   figure, grid = plt.subplots(len(maps), 4, figsize=(20, 5 * len(maps)),
                               squeeze=False)
@@ -101,11 +107,11 @@ def draw_maps(plt, maps, episodes, path):
       axes.set_yticks([])
   figure.suptitle("Thesis figs. 6.5 (player 0, the big blind) and 6.6 "
                   "(player 1): t-SNE of each player's average network, last "
-                  f"hidden layer, after {episodes:,} episodes", fontsize=11)
+                  f"hidden layer, {trained}", fontsize=11)
   figure.savefig(path, dpi=90, bbox_inches="tight")
 
 
-def draw_groups(plt, maps, members, episodes, path):
+def draw_groups(plt, maps, members, trained, path):
   """Figs. 6.7 and 6.8: a row per player, a group per panel over the grey
   map, its members in their action colours."""
   figure, grid = plt.subplots(len(maps), 5, figsize=(25, 5 * len(maps)),
@@ -125,7 +131,7 @@ def draw_groups(plt, maps, members, episodes, path):
   figure.suptitle("Thesis figs. 6.7 (player 0) and 6.8 (player 1): the "
                   "captions' situations on each player's map, coloured by "
                   "action probabilities (fold red, call green, raise blue), "
-                  f"after {episodes:,} episodes", fontsize=11)
+                  f"{trained}", fontsize=11)
   figure.savefig(path, dpi=80, bbox_inches="tight")
 
 
@@ -150,6 +156,10 @@ def main():
   parser.add_argument("--states", type=int, default=6000,
                       help="Decisions per player.")
   parser.add_argument("--seed", type=int, default=0)
+  parser.add_argument("--set", action="append", default=[],
+                      metavar="NAME=VALUE",
+                      help="a setting of NFSPConfig.replace the run changed "
+                      "from the preset, e.g. double_q=True (repeatable)")
   args = parser.parse_args()
   import matplotlib  # pylint: disable=g-import-not-at-top
   matplotlib.use("Agg")
@@ -158,8 +168,12 @@ def main():
   import nfsp_spiel  # noqa: F401  pylint: disable=g-import-not-at-top,unused-import
   from nfsp_spiel import nfsp  # pylint: disable=g-import-not-at-top
   from nfsp_spiel.nfsp import selfplay  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.nfsp import sweep  # pylint: disable=g-import-not-at-top
   game = pyspiel.load_game("nfsp_lhe")
   config = nfsp.NFSPConfig.lhe(precision=args.precision)
+  for text in args.set:
+    name, [(_, value)] = sweep.sweep_axis(config, text)
+    config = config.replace(**{name: value})
   agents = nfsp.agents_for(game, config)
   # examples/nfsp.py's driver settings on nfsp_lhe (learning in groups of 8
   # locksteps); the checkpoint's header must match them.
@@ -190,12 +204,16 @@ def main():
                    for row, control in zip(rows, controls)]
   for rows in (feature_rows, group_rows):
     for row in rows:
-      row["episodes"] = driver.episodes
+      row.update(episodes=driver.episodes,
+                 double_q=int(config.best_response.double_q),
+                 reward_scale=config.reward_scale)
   _write("neighbourhoods.csv", feature_rows)
   _write("groups.csv", group_rows)
-  draw_maps(plt, maps, driver.episodes,
+  trained = (f"after {driver.episodes:,} episodes "
+             f"({', '.join(args.set) or 'the paper settings'})")
+  draw_maps(plt, maps, trained,
             os.path.join(figure_runs.HERE, "fig_nfsp_lhe_tsne.png"))
-  draw_groups(plt, maps, members, driver.episodes,
+  draw_groups(plt, maps, members, trained,
               os.path.join(figure_runs.HERE, "fig_nfsp_lhe_tsne_groups.png"))
   for row in feature_rows + group_rows:
     print(row)
