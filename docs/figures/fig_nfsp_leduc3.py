@@ -20,7 +20,8 @@ network is fitted to) and the uniform random profile's (top), and each
 player's best-response gap, the exact best response's value minus the
 greedy Q policy's against the others' averages, mean over the seeds
 (bottom: what the DQN part leaves on the table). `--games` draws other three-player runs of the same layout
-(`GAMES`), each into its own figure.
+(`GAMES`), each into its own figure, and prints whether each curve has
+flattened by the rule below (`FLAT_DROP`).
 """
 
 import argparse
@@ -42,6 +43,14 @@ GAMES = {
               "fig_nfsp_kuhn3.png"),
 }
 NASH_CONV = "NashConv (chips per hand, summed over players)"
+# The issue's "to a length where the curve flattens", as a rule written
+# before the runs went past 2M (Kuhn) and 4M (Leduc) episodes: the curve has
+# flattened at its last evaluation x when, over the last doubling of
+# episodes (x/2 to x), the NashConv has not fallen by more than FLAT_DROP of
+# its value at x/2, nor by more than twice the combined standard error; each
+# end is every seed's NashConv at the WINDOW evaluations nearest it.
+FLAT_DROP = 0.1
+WINDOW = 3
 PLAYER_STYLES = ("-", "--", ":")
 
 
@@ -58,6 +67,27 @@ def uniform_nash_conv(game_string):
   from nfsp_spiel import evaluation  # pylint: disable=g-import-not-at-top
   game = pyspiel.load_game(game_string)
   return evaluation.nash_conv(game, policy_lib.TabularPolicy(game))
+
+
+def _window(rows, step):
+  """(mean, standard error) of every seed's NashConv at the WINDOW
+  evaluations nearest `step`."""
+  near = sorted(rows, key=lambda row: abs(row["step"] - step))[:WINDOW]
+  return figure_runs.mean_and_se([row[f"nash_conv/seed{s}"] for row in near
+                                  for s in SEEDS])
+
+
+def flattening(rows):
+  """The rule's verdict on a curve `rows`, as a line of text."""
+  last = rows[-1]["step"]
+  if rows[0]["step"] > last / 2 or len(rows) < 2 * WINDOW:
+    return "too short to judge"
+  half, end = _window(rows, last / 2), _window(rows, last)
+  fell = figure_runs.compare_means(half, end, FLAT_DROP * half[0]) > 0
+  return (f"{'still falling' if fell else 'flattened'}: NashConv "
+          f"{half[0]:.3f} +- {half[1]:.3f} at {last / 2:,.0f} episodes, "
+          f"{end[0]:.3f} +- {end[1]:.3f} at {last:,.0f} (falling means by "
+          f"more than {FLAT_DROP:.0%} and twice the standard error)")
 
 
 def draw(rows, game, path, uniform=None):
@@ -103,7 +133,8 @@ def main():
     print(f"{game}: to {last['step']:,.0f} episodes (uniform random "
           f"profile: {uniform:.3f}); NashConv per seed "
           + ", ".join(f"{first[f'nash_conv/seed{s}']:.3f} -> "
-                      f"{last[f'nash_conv/seed{s}']:.3f}" for s in SEEDS))
+                      f"{last[f'nash_conv/seed{s}']:.3f}" for s in SEEDS)
+          + "; " + flattening(rows))
 
 
 if __name__ == "__main__":
