@@ -164,21 +164,9 @@ def main():
   import matplotlib  # pylint: disable=g-import-not-at-top
   matplotlib.use("Agg")
   import matplotlib.pyplot as plt  # pylint: disable=g-import-not-at-top
-  import pyspiel  # pylint: disable=g-import-not-at-top
-  import nfsp_spiel  # noqa: F401  pylint: disable=g-import-not-at-top,unused-import
   from nfsp_spiel import nfsp  # pylint: disable=g-import-not-at-top
-  from nfsp_spiel.nfsp import selfplay  # pylint: disable=g-import-not-at-top
-  from nfsp_spiel.nfsp import sweep  # pylint: disable=g-import-not-at-top
-  game = pyspiel.load_game("nfsp_lhe")
-  config = nfsp.NFSPConfig.lhe(precision=args.precision)
-  for text in args.set:
-    name, [(_, value)] = sweep.sweep_axis(config, text)
-    config = config.replace(**{name: value})
-  agents = nfsp.agents_for(game, config)
-  # examples/nfsp.py's driver settings on nfsp_lhe (learning in groups of 8
-  # locksteps); the checkpoint's header must match them.
-  driver = selfplay.SelfPlay.restore(game, args.checkpoint, agents,
-                                     num_games=128, seed=0, learn_locksteps=8)
+  game, config, agents, driver = nfsp_runs.restore_lhe(
+      args.checkpoint, args.precision, args.set)
   # The control: the same states through the run's networks before any
   # training (its seed's initial weights). What an untrained map shows
   # comes from the encoding, not from learning.

@@ -85,3 +85,25 @@ def train(figure, run, changes, episodes, seed, points=40,
       folder.save(driver.save, driver.episodes)
   return folder.curve
 
+
+
+def restore_lhe(checkpoint, precision="float32", sets=()):
+  """(game, config, agents, driver) of an `examples/nfsp.py --game nfsp_lhe
+  --preset lhe` run's `checkpoint`, `precision` and `sets` (NAME=VALUE
+  texts of `NFSPConfig.replace`, as `--set` gives them) as it was trained
+  (the checkpoint's header must match), restored with that binary's defaults
+  (128 games, seed 0, learning in groups of 8 locksteps)."""
+  import pyspiel  # pylint: disable=g-import-not-at-top
+  import nfsp_spiel  # noqa: F401  pylint: disable=g-import-not-at-top,unused-import
+  from nfsp_spiel import nfsp  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.nfsp import selfplay  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.nfsp import sweep  # pylint: disable=g-import-not-at-top
+  game = pyspiel.load_game("nfsp_lhe")
+  config = nfsp.NFSPConfig.lhe(precision=precision)
+  for text in sets:
+    name, [(_, value)] = sweep.sweep_axis(config, text)
+    config = config.replace(**{name: value})
+  agents = nfsp.agents_for(game, config)
+  driver = selfplay.SelfPlay.restore(game, checkpoint, agents, num_games=128,
+                                     seed=0, learn_locksteps=8)
+  return game, config, agents, driver
