@@ -22,6 +22,7 @@ NashConv).
 """
 
 import collections
+import weakref
 
 import numpy as np
 import pyspiel
@@ -358,8 +359,9 @@ class OpenSpielTieBreak:
   tie mathematically the last bits of those sums decide: against XFP's second
   Kuhn poker average, OpenSpiel's sum for passing with the Queen comes out
   2.8e-17 below betting's, both -1/18. This tie-breaker redoes those sums,
-  in that order, for the tied information states only (at most a walk of the
-  tree per best response), so that solvers on arrays make OpenSpiel's choices
+  in that order, for the tied information states only (the others' reach of
+  every history in one array product per best response, over a walk of the
+  tree made once per game and responder), so that solvers on arrays make OpenSpiel's choices
   given the same, bit for bit, strategies of the others. It needs the walked
   tree's states (`SequenceForm`, not a public tree).
   """
@@ -368,14 +370,14 @@ class OpenSpielTieBreak:
     """`strategies`: the profile responded to (`player`'s own is unread)."""
     self._form, self._player = form, player
     self._strategies = strategies
-    self._members = None  # row -> [(history, others' reach)], on first tie
+    self._reach = None  # the others' reach of each walked history, on first tie
     self._values = {}  # history string -> value, below decided states
 
   def __call__(self, row, response):
-    if self._members is None:
-      self._members = collections.defaultdict(list)
-      self._collect(self._form.game.new_initial_state(), [])
-    members = self._members[row]
+    walk = _responder_walk(self._form, self._player)
+    if self._reach is None:
+      self._reach = walk.reach(self._strategies)
+    members = [(walk.states[i], self._reach[i]) for i in walk.rows[row]]
     # max() keeps the first of equal keys: the lowest action on exact ties.
     return max(members[0][0].legal_actions(), key=lambda action: sum(
         reach * self._value(state.child(action), response)
@@ -391,21 +393,6 @@ class OpenSpielTieBreak:
     probs = self._strategies[actor][self._form.row_of(
         actor, state.information_state_string(actor))]
     return [(action, probs[action]) for action in state.legal_actions()]
-
-  def _collect(self, state, path):
-    """Lists the responder's histories per information state, depth first,
-    with the product of `path`'s probabilities taken from its end."""
-    if state.is_terminal():
-      return
-    if state.current_player() == self._player:
-      reach = 1.0
-      for probability in reversed(path):
-        reach = reach * probability
-      self._members[self._form.row_of(
-          self._player, state.information_state_string(self._player))].append(
-              (state, reach))
-    for action, probability in self._transitions(state):
-      self._collect(state.child(action), path + [probability])
 
   def _value(self, state, response):
     """`state`'s value to the responder, summed as OpenSpiel sums it."""
@@ -424,6 +411,76 @@ class OpenSpielTieBreak:
                     if probability > 0)
       self._values[key] = value
     return self._values[key]
+
+
+class _ResponderWalk:
+  """The responder's histories of a game, walked once (OpenSpiel's depth-first
+  order), and the moves that lead to each: what `OpenSpielTieBreak` weighs
+  them by. A history's reach is the product of its path's probabilities
+  taken from the path's end, as OpenSpiel multiplies them; the paths are
+  stored right-aligned, padded with exact 1.0s in front, so one product per
+  column from the last reproduces those floats to the bit for every history
+  at once, the others' moves read from the profile of the moment."""
+
+  def __init__(self, form, player):
+    self.states, paths = [], []
+    self.rows = collections.defaultdict(list)  # row -> indices, walk order
+    stack = [(form.game.new_initial_state(), [])]
+    while stack:  # depth first, children in action order
+      state, path = stack.pop()
+      if state.is_terminal():
+        continue
+      if state.current_player() == player:
+        self.rows[form.row_of(player, state.information_state_string(
+            player))].append(len(self.states))
+        self.states.append(state)
+        paths.append(path)
+      if state.is_chance_node():
+        moves = [(action, (probability, -1, -1, -1))
+                 for action, probability in state.chance_outcomes()]
+      elif state.current_player() == player:
+        moves = [(action, (1.0, -1, -1, -1))
+                 for action in state.legal_actions()]
+      else:
+        actor = state.current_player()
+        row = form.row_of(actor, state.information_state_string(actor))
+        moves = [(action, (0.0, actor, row, action))
+                 for action in state.legal_actions()]
+      stack.extend((state.child(action), path + [move])
+                   for action, move in reversed(moves))
+    depth = max(map(len, paths), default=0)
+    table = np.zeros((len(paths), depth, 4))
+    table[:, :, 0] = 1.0
+    table[:, :, 1:] = -1
+    for i, path in enumerate(paths):
+      if path:
+        table[i, depth - len(path):] = path
+    self.constant = table[:, :, 0]
+    self.actor, self.row, self.action = table[:, :, 1:].astype(
+        np.int64).transpose(2, 0, 1)
+
+  def reach(self, strategies):
+    """The others' reach of every walked history under `strategies`."""
+    factors = self.constant.copy()
+    for actor in np.unique(self.actor[self.actor >= 0]):
+      moved = self.actor == actor
+      factors[moved] = strategies[actor][self.row[moved], self.action[moved]]
+    reach = np.ones(len(factors))
+    for column in reversed(range(factors.shape[1])):
+      reach = reach * factors[:, column]
+    return reach
+
+
+# One walk per (compiled game, responder), made at the first tie: a walk of
+# Leduc's tree costs ~30 ms, and late in a run ties come at most iterations.
+_WALKS = weakref.WeakKeyDictionary()
+
+
+def _responder_walk(form, player):
+  walks = _WALKS.setdefault(form, {})
+  if player not in walks:
+    walks[player] = _ResponderWalk(form, player)
+  return walks[player]
 
 
 class SequenceFormPolicy(policy_lib.Policy):
