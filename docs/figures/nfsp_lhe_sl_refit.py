@@ -14,6 +14,10 @@ own steps; about 4 own steps an episode), so the refit's change reads
 against the run's own next 100k episodes, which spend as many updates on
 data that moves.
 
+`--learning_rate` refits at another rate than the run's (its value is in
+the CSV's name and rows): whether a fit that moves faster would gain where
+the run's own rate does not; the same rule reads it.
+
 The rule, written before its first data: the run is **fit-limited** at the
 checkpoint when the refit's last result beats its first by more than
 max(2 combined standard errors, MIN_GAIN mbb/h); **data-limited** when it
@@ -26,7 +30,8 @@ that margin.
       --checkpoint runs/nfsp_lhe_double_q/rewards_1_10/checkpoint.npz
 
 prints a row per evaluation and the verdict, and writes them to
-`data/nfsp_lhe_diagnostics/sl_refit_<episodes>.csv`.
+`data/nfsp_lhe_diagnostics/sl_refit_<episodes>.csv` (at the run's rate;
+`sl_refit_<episodes>_lr_<rate>.csv` at another).
 """
 
 import argparse
@@ -72,6 +77,8 @@ def main():
   parser.add_argument("--updates", type=int, default=6400)
   parser.add_argument("--eval_every", type=int, default=1600)
   parser.add_argument("--deals", type=int, default=2000)
+  parser.add_argument("--learning_rate", type=float,
+                      help="Pi's SGD rate in the refit (default: the run's)")
   args = parser.parse_args()
   if args.updates % args.eval_every or args.eval_every % CHUNK:
     parser.error(f"--updates must be a multiple of --eval_every, and that of "
@@ -84,6 +91,10 @@ def main():
   from nfsp_spiel.smooth_uct import lhe as smooth_uct_lhe  # pylint: disable=g-import-not-at-top
   game, config, agents, driver = nfsp_runs.restore_lhe(
       args.checkpoint, args.precision, args.set)
+  if args.learning_rate is not None:
+    for agent in agents:  # the restored header was checked with the run's
+      agent.average_policy.config = agent.average_policy.config.replace(
+          sl_learning_rate=args.learning_rate)
   profile = smooth_uct_lhe.shipped_profile(game)
   shape = (LOSS_BATCHES * config.batch_size,)
   samples = [agent.average_policy.records(
@@ -102,6 +113,8 @@ def main():
     result = evaluation.head_to_head(
         game, nfsp.NFSPPolicy(game, agents), profile, args.deals, seed=0)
     rows.append({"episodes": driver.episodes, "updates": done,
+                 "sl_learning_rate":
+                     agents[0].average_policy.config.sl_learning_rate,
                  "mbb_per_hand_vs_smooct": result.mbb_per_hand,
                  "mbb_stderr": result.mbb_stderr,
                  **{f"sl_cross_entropy_{p}": cross_entropy(agent, sample)
@@ -112,9 +125,13 @@ def main():
   last = (rows[-1]["mbb_per_hand_vs_smooct"], rows[-1]["mbb_stderr"])
   print(f"{verdict(first, last)}: {first[0]:+.0f} +- {first[1]:.0f} mbb/h "
         f"-> {last[0]:+.0f} +- {last[1]:.0f} after {args.updates:,} updates "
-        f"of Pi alone on M_SL ({', '.join(args.set) or 'the paper settings'})")
+        f"of Pi alone on M_SL at rate "
+        f"{agents[0].average_policy.config.sl_learning_rate:g} "
+        f"({', '.join(args.set) or 'the paper settings'})")
   path = os.path.join(figure_runs.HERE, "data", "nfsp_lhe_diagnostics",
-                      f"sl_refit_{driver.episodes}.csv")
+                      f"sl_refit_{driver.episodes}" + (
+                          "" if args.learning_rate is None else
+                          f"_lr_{args.learning_rate:g}") + ".csv")
   with open(path, "w", newline="") as f:
     writer = csv.DictWriter(f, fieldnames=list(rows[0]))
     writer.writeheader()
