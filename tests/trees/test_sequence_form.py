@@ -43,3 +43,47 @@ def test_n_player_form_of_a_two_player_game_is_the_two_player_form():
   profile = [two.random_strategy(p, rng) for p in (0, 1)]
   for got, expected in zip(general.values(profile), two.values(profile)):
     np.testing.assert_allclose(got, expected, atol=1e-12)
+
+
+@pytest.mark.parametrize("name", ["kuhn_poker", "kuhn_poker(players=3)"])
+def test_tie_break_weighs_histories_by_openspiels_reach_to_the_bit(name):
+  """The tie-breaker's one walk per game gives each of the responder's
+  histories, per information state in depth-first order, the others' reach
+  multiplied from the deepest move up: the floats a recursive walk makes."""
+  game = pyspiel.load_game(name)
+  form = (sequence_form.SequenceForm(game) if game.num_players() == 2
+          else sequence_form.NPlayerSequenceForm(game))
+  rng = np.random.default_rng(3)
+  strategies = [form.random_strategy(p, rng)
+                for p in range(game.num_players())]
+  for player in range(game.num_players()):
+    expected = {}
+
+    def walk(state, path, player=player, expected=expected):
+      if state.is_terminal():
+        return
+      actor = state.current_player()
+      if actor == player:
+        reach = 1.0
+        for probability in reversed(path):
+          reach = reach * probability
+        expected.setdefault(form.row_of(
+            player, state.information_state_string(player)), []).append(
+                (state.history_str(), reach))
+      if state.is_chance_node():
+        moves = state.chance_outcomes()
+      elif actor == player:
+        moves = [(action, 1.0) for action in state.legal_actions()]
+      else:
+        probs = strategies[actor][form.row_of(
+            actor, state.information_state_string(actor))]
+        moves = [(action, probs[action]) for action in state.legal_actions()]
+      for action, probability in moves:
+        walk(state.child(action), path + [probability])
+
+    walk(game.new_initial_state(), [])
+    tie_walk = sequence_form._responder_walk(form, player)  # pylint: disable=protected-access
+    reach = tie_walk.reach(strategies)
+    got = {row: [(tie_walk.states[i].history_str(), reach[i]) for i in rows]
+           for row, rows in tie_walk.rows.items()}
+    assert got == expected  # exact float equality, in walk order
