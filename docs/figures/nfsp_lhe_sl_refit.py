@@ -95,6 +95,7 @@ def main():
     for agent in agents:  # the restored header was checked with the run's
       agent.average_policy.config = agent.average_policy.config.replace(
           sl_learning_rate=args.learning_rate)
+  rate = agents[0].average_policy.config.sl_learning_rate
   profile = smooth_uct_lhe.shipped_profile(game)
   shape = (LOSS_BATCHES * config.batch_size,)
   samples = [agent.average_policy.records(
@@ -113,8 +114,7 @@ def main():
     result = evaluation.head_to_head(
         game, nfsp.NFSPPolicy(game, agents), profile, args.deals, seed=0)
     rows.append({"episodes": driver.episodes, "updates": done,
-                 "sl_learning_rate":
-                     agents[0].average_policy.config.sl_learning_rate,
+                 "sl_learning_rate": rate,
                  "mbb_per_hand_vs_smooct": result.mbb_per_hand,
                  "mbb_stderr": result.mbb_stderr,
                  **{f"sl_cross_entropy_{p}": cross_entropy(agent, sample)
@@ -125,8 +125,7 @@ def main():
   last = (rows[-1]["mbb_per_hand_vs_smooct"], rows[-1]["mbb_stderr"])
   print(f"{verdict(first, last)}: {first[0]:+.0f} +- {first[1]:.0f} mbb/h "
         f"-> {last[0]:+.0f} +- {last[1]:.0f} after {args.updates:,} updates "
-        f"of Pi alone on M_SL at rate "
-        f"{agents[0].average_policy.config.sl_learning_rate:g} "
+        f"of Pi alone on M_SL at rate {rate:g} "
         f"({', '.join(args.set) or 'the paper settings'})")
   path = os.path.join(figure_runs.HERE, "data", "nfsp_lhe_diagnostics",
                       f"sl_refit_{driver.episodes}" + (
