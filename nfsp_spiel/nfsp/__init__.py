@@ -12,7 +12,8 @@ The parts, by module:
 * `transitions`: moves into M_RL records (`PendingMoves`);
 * `fused_learning`: several agents' learning in one compiled call;
 * `agent_checkpoints`: the agents' and runs' checkpoint format;
-  `agent_policies`: `NFSPPolicy` and the diagnostics;
+  `agent_policies`: `NFSPPolicy` and the diagnostics; `average_profile`: a
+  trained run's average networks saved alone and loaded as a policy;
 * drivers: `selfplay` (batched games), `distributed` (Ray actors),
   `rl_loop` (OpenSpiel's RL loop, one game at a time), `population` (K
   runs in one process; `sweep`: its members from seeds and sweeps);

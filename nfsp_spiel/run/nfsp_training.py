@@ -116,34 +116,46 @@ def evaluate(game, agents, settings, diagnostics=None, seed=0):
   has its own)."""
   if diagnostics is None:
     diagnostics = functools.partial(agent_policies.diagnostics, game, agents)
-  main = metric(game)
+  exact = metric(game) in EXACT
   metrics = {}
   for kind in settings.policies_for(agents[0].config):
-    name = column(game, kind)
     learned = agent_policies.NFSPPolicy(game, agents, kind)
-    if main in EXACT:
-      tabular = learned.to_tabular()
-      metrics[name] = EXACT[main](game, tabular)
-      if kind == "average" and settings.diagnostics:
-        metrics.update(diagnostics(tabular))
+    if exact:  # tabulated once, for the measure and the diagnostics
+      learned = learned.to_tabular()
+    metrics.update(policy_metrics(game, learned, kind, settings, seed))
+    if kind != "average" or not settings.diagnostics:
       continue
-    opponent = (evaluation.baselines.EquityThreshold(game)
-                if main == LHE_METRIC else _uniform)
-    metrics[name] = evaluation.head_to_head(
-        game, learned, opponent, settings.eval_deals, seed=seed).mbb_per_hand
-    if main != LHE_METRIC:
-      continue
-    if settings.smooct_deals:
-      metrics[SMOOCT_METRIC + name[len(LHE_METRIC):]] = (
-          evaluation.head_to_head(game, learned, _smooct(str(game)),
-                                  settings.smooct_deals,
-                                  seed=seed).mbb_per_hand)
-    if kind == "average" and settings.lbr_hands:
-      metrics["lbr_mbb_per_hand"] = evaluation.local_best_response(
-          game, learned, settings.lbr_hands, seed=seed).mbb_per_hand
-    if kind == "average" and settings.diagnostics:
+    if exact:
+      metrics.update(diagnostics(learned))
+    elif metric(game) == LHE_METRIC:
       metrics.update(lhe_diagnostics.lhe_diagnostics(
           game, agents, settings.eval_deals, seed=seed))
+  return metrics
+
+
+def policy_metrics(game, learned, kind, settings, seed=0):
+  """{column: value} of the `settings`' measures of one learned policy of
+  `kind` (which names its columns) without the run behind it: what
+  `evaluate` logs of the agents' policies, and of a saved average profile
+  (`nfsp.average_profile`) the same numbers on the same deals."""
+  main = metric(game)
+  name = column(game, kind)
+  if main in EXACT:
+    return {name: EXACT[main](game, learned)}
+  opponent = (evaluation.baselines.EquityThreshold(game)
+              if main == LHE_METRIC else _uniform)
+  metrics = {name: evaluation.head_to_head(
+      game, learned, opponent, settings.eval_deals, seed=seed).mbb_per_hand}
+  if main != LHE_METRIC:
+    return metrics
+  if settings.smooct_deals:
+    metrics[SMOOCT_METRIC + name[len(LHE_METRIC):]] = (
+        evaluation.head_to_head(game, learned, _smooct(str(game)),
+                                settings.smooct_deals,
+                                seed=seed).mbb_per_hand)
+  if kind == "average" and settings.lbr_hands:
+    metrics["lbr_mbb_per_hand"] = evaluation.local_best_response(
+        game, learned, settings.lbr_hands, seed=seed).mbb_per_hand
   return metrics
 
 

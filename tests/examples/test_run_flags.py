@@ -116,7 +116,8 @@ _FLAG_LINE = re.compile(r"^  (?:-\S,)?--(?:\[no\])?(\w+):", re.MULTILINE)
 
 
 def test_every_binary_is_found():
-  assert {"play_games.py", "build_ehs2_tables.py", *BINARIES} == set(
+  assert {"play_games.py", "build_ehs2_tables.py", "save_average_profile.py",
+          *BINARIES} == set(
       _programs())
 
 

@@ -1,0 +1,153 @@
+"""A trained run's average strategy in a file of its own.
+
+NFSP's result is the profile of the players' average networks Pi (thesis eq.
+6.3; the NFSP paper evaluates it, sec. 4.3). A run's checkpoint holds far
+more (both memories, the Q-networks, the random streams: gigabytes in Limit
+Hold'em), so `save` copies each player's average-network weights out of it,
+with the run's game, settings and episode count, into a compressed .npz
+(about 14 MB for `NFSPConfig.lhe()`'s networks in float32), and `load` gives
+them back as an `NFSPPolicy`: an OpenSpiel `policy.Policy` that plays
+batched Limit Hold'em matches, answers LBR's range queries and makes
+OpenSpiel `PolicyBot`s (`evaluation.baselines.bots`), with no agent, memory
+or learning call behind it.
+"""
+
+import os
+
+import numpy as np
+
+from nfsp_spiel.core import checkpoints
+from nfsp_spiel.nfsp import agent_policies
+from nfsp_spiel.nfsp import average_policy
+from nfsp_spiel.nfsp import batched_agent
+from nfsp_spiel.nfsp import networks
+from nfsp_spiel.trees import game_tensors
+
+# What a network alone can play: Pi and its argmax (sec. 4.3's
+# "greedy-average"); the best response is not saved.
+KINDS = ("average", "greedy_average")
+# float16 halves the file; acting always computes in float32.
+DTYPES = ("float32", "float16")
+_WHAT = "an NFSP average profile"
+_RUN_ALGORITHMS = ("NFSP", "NFSP population")
+
+
+class FrozenAverage:
+  """One player's Pi as weights only: what `NFSPPolicy` asks of an agent
+  (`probabilities`), for the kinds in `KINDS`."""
+
+  def __init__(self, weights):
+    self.weights = [np.asarray(w, np.float32) for w in weights]
+
+  def probabilities(self, states, legal, policy):
+    if policy not in KINDS:
+      raise ValueError(f"policy={policy!r}: a saved average network plays "
+                       f"one of {KINDS} (the run's best response is not "
+                       "saved)")
+    legal = np.asarray(legal, np.float32)
+    if not isinstance(states, networks.OneHotRows):
+      states = np.asarray(states, np.float32)
+    probs = average_policy.masked_softmax(
+        networks.forward(self.weights, states), legal)
+    return (batched_agent.greedy(probs, legal) if policy == "greedy_average"
+            else probs)
+
+
+def _prefix(header, member, path):
+  """The key prefix of the saved run's agents in the checkpoint."""
+  if header["algorithm"] not in _RUN_ALGORITHMS:
+    raise checkpoints.CheckpointError(
+        f"checkpoint={path!r} holds a {header['algorithm']} run; an average "
+        f"profile is saved from one of {_RUN_ALGORITHMS}")
+  if header["algorithm"] == "NFSP":
+    if member is not None:
+      raise ValueError(f"member={member}: checkpoint={path!r} holds one run, "
+                       "not a population; leave member unset")
+    return ""
+  members = int(header["config"]["members"])
+  if member is None or not 0 <= member < members:
+    raise ValueError(f"member={member}: checkpoint={path!r} holds a "
+                     f"population of {members} runs; choose a member in "
+                     f"0..{members - 1}")
+  return f"member{member}/"
+
+
+def _settings(header, prefix):
+  """The saved run's own settings (a population member's without its
+  prefix)."""
+  config = header["config"]
+  if not prefix:
+    return dict(config)
+  return {k[len(prefix):]: v for k, v in config.items()
+          if k.startswith(prefix)}
+
+
+def save(output, checkpoint, member=None, dtype="float32"):
+  """Writes the average networks of the run checkpoint at `checkpoint` (an
+  `examples/nfsp.py` run's; `member`: which run of a population's) to
+  `output`, in `dtype`, with the run's game, settings and episodes; returns
+  the path written."""
+  if dtype not in DTYPES:
+    raise ValueError(f"dtype={dtype!r}: must be one of {DTYPES}")
+  checkpoint = checkpoints.path_of(checkpoint)
+  if not os.path.isfile(checkpoint):
+    raise FileNotFoundError(f"checkpoint={checkpoint!r}: no such file")
+  folder = os.path.dirname(os.path.abspath(checkpoints.path_of(output)))
+  if not os.path.isdir(folder):
+    raise FileNotFoundError(f"output={output!r}: no folder {folder!r}")
+  header = checkpoints.read_header(checkpoint)
+  prefix = _prefix(header, member, checkpoint)
+  arrays = {}
+  with np.load(checkpoint, allow_pickle=False) as data:
+    player = 0
+    while f"{prefix}agent{player}/average_network_0" in data.files:
+      layer = 0
+      while (name := f"{prefix}agent{player}/average_network_{layer}") in (
+          data.files):
+        arrays[f"player{player}_{layer}"] = data[name].astype(dtype)
+        layer += 1
+      player += 1
+    # The first agent's (steps, episodes, updates): a self-play run's
+    # episodes, also where the agents were saved without their driver.
+    episodes = int(data[f"{prefix}agent0/counters"][1])
+  settings = {"game": header["game"], "episodes": episodes,
+              "config": _settings(header, prefix), "dtype": dtype,
+              "source": os.path.basename(os.path.dirname(
+                  os.path.abspath(checkpoint)))}
+  return checkpoints.save_compressed(output, settings, **arrays)
+
+
+def read(path):
+  """(each player's weights, settings) of `save`'s file at `path`."""
+  with np.load(checkpoints.path_of(path), allow_pickle=False) as data:
+    names = [n for n in data.files if n.startswith("player")]
+  # The first player's first layer stands for all in a missing-file error.
+  arrays, settings = checkpoints.load_compressed(path, names or ["player0_0"],
+                                                 _WHAT)
+  players = 1 + max(int(n[len("player"):].split("_")[0]) for n in names)
+  weights = [[arrays[f"player{p}_{i}"]
+              for i in range(sum(n.startswith(f"player{p}_") for n in names))]
+             for p in range(players)]
+  return weights, settings
+
+
+def load(game, path, kind="average"):
+  """`save`'s profile at `path` as an `NFSPPolicy` of `kind` (one of
+  `KINDS`) over `game`, which must be the run's; its `settings` attribute
+  holds the run's game, settings, episodes and source folder."""
+  if kind not in KINDS:
+    raise ValueError(f"kind={kind!r}: must be one of {KINDS}")
+  weights, settings = read(path)
+  if settings["game"] != str(game):
+    raise ValueError(f"path={path!r} holds a profile of {settings['game']}, "
+                     f"not of game={game}")
+  size = game_tensors.information_state_size(game)
+  if len(weights) != game.num_players() or any(
+      w[0].shape[0] != size for w in weights):
+    raise ValueError(f"path={path!r} holds {len(weights)} networks of "
+                     f"{weights[0][0].shape[0]} inputs; {game} has "
+                     f"{game.num_players()} players reading {size}")
+  policy = agent_policies.NFSPPolicy(
+      game, [FrozenAverage(w) for w in weights], kind)
+  policy.settings = settings
+  return policy
