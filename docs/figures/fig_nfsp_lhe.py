@@ -33,8 +33,6 @@ the one there (a restarted run does not replace a longer curve), the PNG is
 for SmooCT) and +-1 standard error bars where `vs_smooct.csv` has them."""
 
 import argparse
-import csv
-import glob
 import os
 
 import figure_runs
@@ -66,57 +64,6 @@ PAPER_LEVELS = {
     PAPER["greedy"]:
         f"NFSP paper vs SmooCT: greedy-average {PAPER['greedy']} mbb/h"}
 YLABEL = "winnings (milli-big-blinds per hand)"
-SNAPSHOT_FIELDS = ("step", "policy", "mbb_per_hand", "mbb_stderr", "deals")
-
-
-def _read_snapshot_results(path):
-  if not os.path.exists(path):
-    return []
-  with open(path, newline="", encoding="utf-8") as f:
-    return list(csv.DictReader(f))
-
-
-def evaluate_snapshots(directory, results_path, deals, seed, learn_locksteps):
-  """Plays each NFSP checkpoint in `directory` (average and greedy-average)
-  against the shipped SmooCT-like profile; appends a row per checkpoint and
-  policy to `results_path` (a rerun skips those already there).
-  `learn_locksteps`: the run's (`examples/nfsp.py` uses 8 on Limit Hold'em;
-  the checkpoint's header must match)."""
-  import pyspiel  # pylint: disable=g-import-not-at-top
-  import nfsp_spiel  # noqa: F401  pylint: disable=g-import-not-at-top,unused-import
-  from nfsp_spiel import evaluation  # pylint: disable=g-import-not-at-top
-  from nfsp_spiel import nfsp  # pylint: disable=g-import-not-at-top
-  from nfsp_spiel.nfsp import selfplay  # pylint: disable=g-import-not-at-top
-  from nfsp_spiel.smooth_uct import lhe as smooth_uct_lhe  # pylint: disable=g-import-not-at-top
-  game = pyspiel.load_game("nfsp_lhe")
-  profile = smooth_uct_lhe.shipped_profile(game)
-  done = {(int(row["step"]), row["policy"])
-          for row in _read_snapshot_results(results_path)}
-  agents = nfsp.agents_for(game, nfsp.NFSPConfig.lhe(), seed=seed)
-  new_file = not os.path.exists(results_path)
-  with open(results_path, "a", newline="", encoding="utf-8") as f:
-    writer = csv.DictWriter(f, SNAPSHOT_FIELDS)
-    if new_file:
-      writer.writeheader()
-    for path in sorted(glob.glob(os.path.join(directory, "*.npz"))):
-      loop = selfplay.SelfPlay.restore(game, path, agents, num_games=128,
-                                       seed=seed,
-                                       learn_locksteps=learn_locksteps)
-      for kind in ("average", "greedy_average"):
-        if (loop.episodes, kind) in done:
-          continue
-        result = evaluation.head_to_head(
-            game, nfsp.NFSPPolicy(game, agents, kind), profile, deals,
-            seed=seed)
-        writer.writerow({"step": loop.episodes, "policy": kind,
-                         "mbb_per_hand": result.mbb_per_hand,
-                         "mbb_stderr": result.mbb_stderr, "deals": deals})
-        f.flush()
-        print(f"{loop.episodes:,} episodes, {kind}: "
-              f"{result.mbb_per_hand:.0f} +- {result.mbb_stderr:.0f} mbb/h "
-              "against the SmooCT-like profile", flush=True)
-
-
 def _marker(label):
   """The marker of the opponent `label` names."""
   return next(marker for name, marker in MARKERS if name in label)
@@ -149,8 +96,6 @@ def main():
                       "profile")
   parser.add_argument("--smooct_deals", type=int, default=12500)
   parser.add_argument("--seed", type=int, default=0)
-  parser.add_argument("--learn_locksteps", type=int, default=8,
-                      help="the run's (1 for runs before learning groups)")
   args = parser.parse_args()
   import matplotlib.pyplot as plt  # pylint: disable=g-import-not-at-top
   from nfsp_spiel.run import curves  # pylint: disable=g-import-not-at-top
@@ -161,9 +106,9 @@ def main():
   rows = curves.read_curve(curve)
   results = os.path.join(data, "vs_smooct.csv")
   if args.snapshots:
-    evaluate_snapshots(args.snapshots, results, args.smooct_deals, args.seed,
-                       args.learn_locksteps)
-  for row in _read_snapshot_results(results):
+    nfsp_runs.evaluate_snapshots(args.snapshots, results, args.smooct_deals,
+                                 args.seed)
+  for row in nfsp_runs.read_snapshot_results(results):
     column = "mbb_per_hand_vs_smooct" + (
         "" if row["policy"] == "average" else "_" + row["policy"])
     step = float(row["step"])
@@ -176,7 +121,7 @@ def main():
     if points:
       axes.plot(*zip(*points), marker=_marker(label), markersize=4,
                 label=label, **_style(label))
-  _draw_stderrs(axes, _read_snapshot_results(results))
+  _draw_stderrs(axes, nfsp_runs.read_snapshot_results(results))
   axes.axhline(0.0, color="grey", linewidth=0.8)
   for level, label in PAPER_LEVELS.items():
     figure_style.reference_level(axes, level, label)

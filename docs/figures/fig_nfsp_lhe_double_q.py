@@ -48,12 +48,32 @@ their mean, its standard error their sample deviation over sqrt(3).
 Before `JUDGED_AT` the first verdict is "too short". Beside the verdicts,
 not part of them: the average strategy's raise frequency preflop and
 postflop and the best response's edge in the last window.
+
+At the paper's spacing and precision (issue 47 item 4: every 250k episodes,
+25,000 hands), added before any such data: `--snapshot NAME=DIR` plays the
+average and greedy-average strategies of each checkpoint in DIR (hard links
+of the run's checkpoints) against the SmooCT-like profile on `PAPER_DEALS`
+duplicate deals of seed 0, and always-call on the same deals, with standard
+errors, into `data/nfsp_lhe_diagnostics/NAME/vs_smooct.csv`
+(`nfsp_runs.evaluate_snapshots`; rows there are not replayed). The figure
+draws them as error bars. Its rule:
+
+4. *The issue's target at the paper's precision*: at the last checkpoint
+   within `PAPER_SLACK` episodes of a multiple of `PAPER_SPACING`, the
+   average strategy's result is above always-call's on the same deals by
+   more than twice their combined standard error (the root of the sum of
+   squares), and above its own result at the multiple two spacings earlier
+   (the last three such evaluations) by more than twice theirs. Without
+   that earlier point it is "too short".
 """
 
+import argparse
+import math
 import os
 
 import figure_runs
 import figure_style
+import nfsp_runs
 
 DATA = os.path.join(figure_runs.HERE, "data", "nfsp_lhe_diagnostics")
 RUNS = {"double_q_rewards_1_10": "double Q, rewards / 10, seed 0",
@@ -66,6 +86,10 @@ SPACING = 50_000  # the run's --eval_every
 JUDGED_AT = 300_000  # episodes before the first verdict
 MIN_GAIN = 100.0  # mbb/h
 COLUMN = "mbb_per_hand_vs_smooct"
+PAPER_SPACING = 250_000  # the paper's evaluations (issue 47 item 4)
+PAPER_SLACK = 10_000  # episodes a checkpoint may lie past such a multiple
+PAPER_DEALS = 12_500  # duplicate deals: the paper's 25,000 hands
+SNAPSHOTS = "vs_smooct.csv"
 POSTFLOP = ("flop", "turn", "river")
 
 
@@ -117,6 +141,34 @@ def verdicts(rows, preset_rows, always_call):
   return lines
 
 
+def paper_verdict(results):
+  """Rule 4 on `evaluate_snapshots`' rows: a line of text."""
+  by_slot, always_call = {}, None
+  for row in results:
+    step, value = int(row["step"]), (float(row["mbb_per_hand"]),
+                                      float(row["mbb_stderr"]))
+    if row["policy"] == nfsp_runs.ALWAYS_CALL:
+      always_call = value
+    elif row["policy"] == "average" and (
+        step % PAPER_SPACING <= PAPER_SLACK and step >= PAPER_SPACING):
+      by_slot[step // PAPER_SPACING] = (step, *value)
+  if always_call is None or not by_slot:
+    return "at the paper's precision: no evaluation yet"
+  last = max(by_slot)
+  step, mean, se = by_slot[last]
+  if last - 2 not in by_slot:
+    return (f"at the paper's precision: too short ({mean:+.0f} +- {se:.0f} "
+            f"at {step:,}, no point at {(last - 2) * PAPER_SPACING:,})")
+  _, before, before_se = by_slot[last - 2]
+  above = mean - always_call[0] > 2 * math.hypot(se, always_call[1])
+  rising = mean - before > 2 * math.hypot(se, before_se)
+  return (f"at the paper's precision the issue's target is "
+          f"{'met' if above and rising else 'not met'}: {mean:+.0f} +- "
+          f"{se:.0f} mbb/h at {step:,} episodes, always-call "
+          f"{always_call[0]:+.0f} +- {always_call[1]:.0f} on the same deals, "
+          f"{before:+.0f} +- {before_se:.0f} two evaluations earlier")
+
+
 def mechanism(rows):
   """(preflop raise frequency, postflop raise frequency, mean best-response
   edge) of the average strategy over the last three evaluations."""
@@ -127,8 +179,9 @@ def mechanism(rows):
           mean(lambda r: (r["br_edge_0"] + r["br_edge_1"]) / 2))
 
 
-def draw(runs, path, always_call):
-  """`runs`: {label: rows}, the double-Q runs first."""
+def draw(runs, path, always_call, snapshots):
+  """`runs`: {label: rows}, the double-Q runs first; `snapshots`: {label:
+  `evaluate_snapshots`' rows}, drawn as +-1 standard error bars."""
   import matplotlib.pyplot as plt  # pylint: disable=g-import-not-at-top
   figure, (results, raises) = plt.subplots(2, 1, figsize=(7.2, 7.5),
                                            sharex=True)
@@ -141,6 +194,15 @@ def draw(runs, path, always_call):
     results.plot(*zip(*points), color=colour, marker="s" if sparse else "o",
                  markersize=6 if sparse else 3,
                  linestyle="none" if sparse else "-", label=label)
+    measured = [r for r in snapshots.get(label, ())
+                if r["policy"] == "average"]
+    if measured:
+      results.errorbar([float(r["step"]) for r in measured],
+                       [float(r["mbb_per_hand"]) for r in measured],
+                       yerr=[float(r["mbb_stderr"]) for r in measured],
+                       color=colour, marker="D", markersize=4, capsize=3,
+                       linestyle="none",
+                       label=f"{label}, {2 * PAPER_DEALS:,} hands +-1 s.e.")
     for name, style in (("preflop", "-"), ("postflop", "--")):
       columns = ([f"average_{name}_raise"] if name == "preflop" else
                  [f"average_{n}_raise" for n in POSTFLOP])
@@ -160,7 +222,20 @@ def draw(runs, path, always_call):
 
 
 def main():
-  figure_runs.copy_run_specs(__doc__, DATA, names=list(RUNS))
+  parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+  parser.add_argument("--snapshot", action="append", default=[],
+                      metavar="NAME=DIR", help="a run's name in RUNS and a "
+                      "folder of its checkpoints to measure at the paper's "
+                      "precision")
+  args = figure_runs.copy_run_specs(__doc__, DATA, names=list(RUNS),
+                                    parser=parser)
+  for text in args.snapshot:
+    name, _, directory = text.partition("=")
+    if name not in RUNS:
+      parser.error(f"--snapshot {text}: {name!r} is not one of {list(RUNS)}")
+    nfsp_runs.evaluate_snapshots(directory,
+                                 os.path.join(DATA, name, SNAPSHOTS),
+                                 PAPER_DEALS, seed=0, always_call=True)
   from nfsp_spiel.run import curves  # pylint: disable=g-import-not-at-top
   runs = {}
   for name, label in RUNS.items():
@@ -172,12 +247,15 @@ def main():
   drawn = {**runs, PRESET_LABEL: preset,
            f"{PRESET_LABEL}, evaluated every 10k": curves.read_curve(
                os.path.join(DATA, PRESET_DIAGNOSTICS, curves.CSV_NAME))}
+  snapshots = {label: nfsp_runs.read_snapshot_results(
+      os.path.join(DATA, name, SNAPSHOTS)) for name, label in RUNS.items()}
   draw(drawn, os.path.join(figure_runs.HERE, "fig_nfsp_lhe_double_q.png"),
-       always_call)
+       always_call, snapshots)
   for label, rows in runs.items():
     print(f"{label}:")
     for line in verdicts(rows, preset, always_call):
       print(f"  {line}")
+    print(f"  {paper_verdict(snapshots[label])}")
     if any("br_edge_0" in r for r in rows):
       preflop, postflop, edge = mechanism(rows)
       print(f"  last three evaluations: the average raises {preflop:.2f} "

@@ -45,21 +45,25 @@ def copy_further(run_dir, data_dir):
     shutil.copyfile(source, target)
 
 
-def copy_run_specs(doc, data, names=None):
+def copy_run_specs(doc, data, names=None, parser=None):
   """The command line of the figure scripts that draw committed runs: each
   `--run name=folder` is copied to `data/<name>` when its curve goes
   further (`copy_further`); `names`, where given, are the names taken.
-  `doc`: the script's docstring, its first line the description."""
-  parser = argparse.ArgumentParser(description=doc.split("\n")[0])
+  `doc`: the script's docstring, its first line the description; `parser`:
+  the script's own parser where it has more flags. Returns the parsed
+  arguments."""
+  parser = parser or argparse.ArgumentParser(description=doc.split("\n")[0])
   parser.add_argument("--run", action="append", default=[],
                       help="name=run folder, copied to data/<name> when its "
                       "curve goes further")
-  for spec in parser.parse_args().run:
+  args = parser.parse_args()
+  for spec in args.run:
     name, _, folder = spec.partition("=")
     if not folder or (names is not None and name not in names):
       one_of = f", name one of {', '.join(names)}" if names is not None else ""
       parser.error(f"--run={spec}: give name=folder{one_of}")
     copy_further(folder, os.path.join(data, name))
+  return args
 
 
 def log_points(iterations, count=60):

@@ -18,6 +18,8 @@ checkpoint at the last), so that a later call with a larger `stop_at`, or
 none, carries it on exactly as if it had not stopped.
 """
 
+import csv
+import glob
 import os
 
 import figure_runs
@@ -107,3 +109,62 @@ def restore_lhe(checkpoint, precision="float32", sets=()):
   driver = selfplay.SelfPlay.restore(game, checkpoint, agents, num_games=128,
                                      seed=0, learn_locksteps=8)
   return game, config, agents, driver
+
+
+# A Limit Hold'em run's checkpoints measured afterwards against the SmooCT-
+# like profile, with standard errors (the curve logs means only).
+SNAPSHOT_FIELDS = ("step", "policy", "mbb_per_hand", "mbb_stderr", "deals")
+ALWAYS_CALL = "always_call"  # the row of always-call on the same deals
+
+
+def read_snapshot_results(path):
+  """The rows `evaluate_snapshots` wrote to `path` (none if it is absent)."""
+  if not os.path.exists(path):
+    return []
+  with open(path, newline="", encoding="utf-8") as f:
+    return list(csv.DictReader(f))
+
+
+def evaluate_snapshots(directory, results_path, deals, seed,
+                       always_call=False):
+  """Plays the average and greedy-average strategies of each `nfsp_lhe` run
+  checkpoint in `directory` (hard links of a run's checkpoints, which its
+  atomic replace leaves intact) against the shipped SmooCT-like profile on
+  `deals` duplicate deals seeded with `seed` (the run's own evaluation deals
+  where the counts agree), read straight from the checkpoint
+  (`nfsp.average_profile.from_checkpoint`); appends a row per checkpoint and
+  policy to `results_path` (rows already there are not replayed).
+  `always_call`: also always-call on the same deals, once (step 0, policy
+  `ALWAYS_CALL`)."""
+  import pyspiel  # pylint: disable=g-import-not-at-top
+  import nfsp_spiel  # noqa: F401  pylint: disable=g-import-not-at-top,unused-import
+  from nfsp_spiel import evaluation  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.nfsp import average_profile  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.smooth_uct import lhe as smooth_uct_lhe  # pylint: disable=g-import-not-at-top
+  game = pyspiel.load_game("nfsp_lhe")
+  profile = smooth_uct_lhe.shipped_profile(game)
+  done = {(int(row["step"]), row["policy"])
+          for row in read_snapshot_results(results_path)}
+  players = []
+  if always_call and (0, ALWAYS_CALL) not in done:
+    players.append((0, ALWAYS_CALL, evaluation.baselines.AlwaysCall(game)))
+  for path in sorted(glob.glob(os.path.join(directory, "*.npz"))):
+    for kind in average_profile.KINDS:
+      policy = average_profile.from_checkpoint(game, path, kind=kind)
+      if (policy.settings["episodes"], kind) not in done:
+        players.append((policy.settings["episodes"], kind, policy))
+  new_file = not os.path.exists(results_path)
+  with open(results_path, "a", newline="", encoding="utf-8") as f:
+    writer = csv.DictWriter(f, SNAPSHOT_FIELDS)
+    if new_file:
+      writer.writeheader()
+    for step, kind, policy in players:
+      result = evaluation.head_to_head(game, policy, profile, deals,
+                                       seed=seed)
+      writer.writerow({"step": step, "policy": kind,
+                       "mbb_per_hand": result.mbb_per_hand,
+                       "mbb_stderr": result.mbb_stderr, "deals": deals})
+      f.flush()
+      print(f"{step:,} episodes, {kind}: {result.mbb_per_hand:.0f} +- "
+            f"{result.mbb_stderr:.0f} mbb/h against the SmooCT-like "
+            "profile", flush=True)

@@ -82,39 +82,44 @@ def _settings(header, prefix):
           if k.startswith(prefix)}
 
 
-def save(output, checkpoint, member=None, dtype="float32"):
-  """Writes the average networks of the run checkpoint at `checkpoint` (an
-  `examples/nfsp.py` run's; `member`: which run of a population's) to
-  `output`, in `dtype`, with the run's game, settings and episodes; returns
-  the path written."""
-  if dtype not in DTYPES:
-    raise ValueError(f"dtype={dtype!r}: must be one of {DTYPES}")
+def checkpoint_weights(checkpoint, member=None):
+  """(each player's average-network weights, the run's settings) of the run
+  checkpoint at `checkpoint` (an `examples/nfsp.py` run's; `member`: which
+  run of a population's)."""
   checkpoint = checkpoints.path_of(checkpoint)
   if not os.path.isfile(checkpoint):
     raise FileNotFoundError(f"checkpoint={checkpoint!r}: no such file")
-  folder = os.path.dirname(os.path.abspath(checkpoints.path_of(output)))
-  if not os.path.isdir(folder):
-    raise FileNotFoundError(f"output={output!r}: no folder {folder!r}")
   header = checkpoints.read_header(checkpoint)
   prefix = _prefix(header, member, checkpoint)
-  arrays = {}
+  weights = []
   with np.load(checkpoint, allow_pickle=False) as data:
-    player = 0
-    while f"{prefix}agent{player}/average_network_0" in data.files:
-      layer = 0
-      while (name := f"{prefix}agent{player}/average_network_{layer}") in (
-          data.files):
-        arrays[f"player{player}_{layer}"] = data[name].astype(dtype)
-        layer += 1
-      player += 1
+    while f"{prefix}agent{len(weights)}/average_network_0" in data.files:
+      agent = f"{prefix}agent{len(weights)}/average_network_"
+      layers = sum(n.startswith(agent) for n in data.files)
+      weights.append([data[f"{agent}{i}"] for i in range(layers)])
     # The first agent's (steps, episodes, updates): a self-play run's
     # episodes, also where the agents were saved without their driver.
     episodes = int(data[f"{prefix}agent0/counters"][1])
-  settings = {"game": header["game"], "episodes": episodes,
-              "config": _settings(header, prefix), "dtype": dtype,
-              "source": os.path.basename(os.path.dirname(
-                  os.path.abspath(checkpoint)))}
-  return checkpoints.save_compressed(output, settings, **arrays)
+  return weights, {"game": header["game"], "episodes": episodes,
+                   "config": _settings(header, prefix),
+                   "source": os.path.basename(os.path.dirname(
+                       os.path.abspath(checkpoint)))}
+
+
+def save(output, checkpoint, member=None, dtype="float32"):
+  """Writes the average networks of the run checkpoint at `checkpoint`
+  (`checkpoint_weights`) to `output` in `dtype`, with the run's game,
+  settings and episodes; returns the path written."""
+  if dtype not in DTYPES:
+    raise ValueError(f"dtype={dtype!r}: must be one of {DTYPES}")
+  folder = os.path.dirname(os.path.abspath(checkpoints.path_of(output)))
+  if not os.path.isdir(folder):
+    raise FileNotFoundError(f"output={output!r}: no folder {folder!r}")
+  weights, settings = checkpoint_weights(checkpoint, member)
+  arrays = {f"player{p}_{i}": w.astype(dtype)
+            for p, layers in enumerate(weights) for i, w in enumerate(layers)}
+  return checkpoints.save_compressed(output, {**settings, "dtype": dtype},
+                                     **arrays)
 
 
 def read(path):
@@ -135,16 +140,26 @@ def load(game, path, kind="average"):
   """`save`'s profile at `path` as an `NFSPPolicy` of `kind` (one of
   `KINDS`) over `game`, which must be the run's; its `settings` attribute
   holds the run's game, settings, episodes and source folder."""
+  return _policy(game, *read(path), kind, f"path={path!r}")
+
+
+def from_checkpoint(game, checkpoint, member=None, kind="average"):
+  """`load` of what `save` would write from `checkpoint`, without the file:
+  the run's average profile read straight from its checkpoint."""
+  return _policy(game, *checkpoint_weights(checkpoint, member), kind,
+                 f"checkpoint={checkpoint!r}")
+
+
+def _policy(game, weights, settings, kind, where):
   if kind not in KINDS:
     raise ValueError(f"kind={kind!r}: must be one of {KINDS}")
-  weights, settings = read(path)
   if settings["game"] != str(game):
-    raise ValueError(f"path={path!r} holds a profile of {settings['game']}, "
-                     f"not of game={game}")
+    raise ValueError(f"{where} holds a profile of {settings['game']}, not "
+                     f"of game={game}")
   size = game_tensors.information_state_size(game)
   if len(weights) != game.num_players() or any(
       w[0].shape[0] != size for w in weights):
-    raise ValueError(f"path={path!r} holds {len(weights)} networks of "
+    raise ValueError(f"{where} holds {len(weights)} networks of "
                      f"{weights[0][0].shape[0]} inputs; {game} has "
                      f"{game.num_players()} players reading {size}")
   policy = agent_policies.NFSPPolicy(

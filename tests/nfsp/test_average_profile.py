@@ -41,6 +41,11 @@ def test_the_profile_is_the_runs_average_to_the_bit(leduc_run, tmp_path):
     runs = nfsp.NFSPPolicy(game, driver.agents, kind).to_tabular()
     np.testing.assert_array_equal(ours.action_probability_array,
                                   runs.action_probability_array)
+  direct = average_profile.from_checkpoint(game, checkpoint).to_tabular()
+  np.testing.assert_array_equal(
+      direct.action_probability_array,
+      nfsp.NFSPPolicy(game, driver.agents).to_tabular(
+      ).action_probability_array)
   loaded = average_profile.load(game, path)
   assert loaded.settings["game"] == str(game)
   assert loaded.settings["episodes"] == driver.episodes
