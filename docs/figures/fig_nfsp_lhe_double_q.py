@@ -211,6 +211,14 @@ def draw(runs, path, always_call, snapshots):
         raises.plot(steps, values, color=colour, linestyle=style,
                     label=f"{label}, {name}")
   figure_style.reference_level(results, always_call, "always-call's result")
+  # Always-call on the paper-precision deals (one value for every run).
+  for row in (r for rows in snapshots.values() for r in rows
+              if r["policy"] == nfsp_runs.ALWAYS_CALL):
+    value = float(row["mbb_per_hand"])
+    results.axhline(value, color=figure_style.REFERENCE, linestyle=":",
+                    linewidth=1, label=f"always-call on the {2 * PAPER_DEALS:,}"
+                    f" hands: {value:+.0f} +- {float(row['mbb_stderr']):.0f}")
+    break
   results.set_ylabel("average strategy vs the SmooCT-like\nprofile (mbb/h)")
   raises.set_ylabel("average strategy's raise frequency\n(self-play)")
   raises.set_xlabel("episodes")
