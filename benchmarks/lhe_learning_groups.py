@@ -9,6 +9,9 @@ learning waits for and past the compiles of its call shapes, then timed in
 alternating windows, so that the machine's drift and the process' state
 reach every variant alike. Game steps/s is the figure to compare (the
 learning calls are per step; episode lengths change as the policies learn).
+`--blas_threads 1,2` times each variant's windows under each limit of
+numpy's BLAS threads (threadpoolctl) in turn: the acting's forward passes
+are numpy products, the learning TensorFlow's.
 
   python benchmarks/lhe_learning_groups.py --groups 1,2,4,8 --windows 4
   python benchmarks/lhe_learning_groups.py --groups 8 --precisions float32,bfloat16
@@ -19,6 +22,7 @@ import time
 from absl import app
 from absl import flags
 import pyspiel
+import threadpoolctl
 
 import nfsp_spiel  # noqa: F401
 from nfsp_spiel import nfsp
@@ -34,6 +38,8 @@ flags.DEFINE_float("warmup_seconds", 60, "Untimed seconds per variant after "
 flags.DEFINE_integer("windows", 4, "Timed windows per variant.")
 flags.DEFINE_float("seconds", 20, "Seconds per timed window.")
 flags.DEFINE_string("device", None, "TensorFlow device (None: TF's choice).")
+flags.DEFINE_list("blas_threads", [], "Limits of numpy's BLAS threads, each "
+                  "timed in turn on every variant (empty: numpy's default).")
 
 
 class _Variant:
@@ -43,17 +49,19 @@ class _Variant:
     self.agents = nfsp.agents_for(game, config, seed=0)
     self.driver = selfplay.SelfPlay(game, self.agents, num_games=128, seed=0,
                                     learn_locksteps=learn_locksteps)
-    self.seconds = self.steps = self.episodes = 0
+    self.totals = {}  # BLAS limit -> [seconds, game steps, episodes]
 
-  def window(self, seconds, timed=True):
+  def window(self, seconds, timed=True, blas=None):
     started = time.perf_counter()
     steps, episodes = sum(a.steps for a in self.agents), self.driver.episodes
-    while time.perf_counter() - started < seconds:
-      self.driver.step()
+    with threadpoolctl.threadpool_limits(blas, user_api="blas"):
+      while time.perf_counter() - started < seconds:
+        self.driver.step()
     if timed:
-      self.seconds += time.perf_counter() - started
-      self.steps += sum(a.steps for a in self.agents) - steps
-      self.episodes += self.driver.episodes - episodes
+      totals = self.totals.setdefault(blas, [0.0, 0, 0])
+      totals[0] += time.perf_counter() - started
+      totals[1] += sum(a.steps for a in self.agents) - steps
+      totals[2] += self.driver.episodes - episodes
 
 
 def main(argv):
@@ -64,18 +72,22 @@ def main(argv):
   for variant in variants.values():
     variant.driver.play(FLAGS.warmup_episodes)
     variant.window(FLAGS.warmup_seconds, timed=False)
+  limits = [int(n) for n in FLAGS.blas_threads] or [None]
   for _ in range(FLAGS.windows):
     for variant in variants.values():
-      variant.window(FLAGS.seconds)
-  base = next(iter(variants.values()))
-  base_rate = base.steps / base.seconds
-  print("| learn_locksteps | precision | game steps/s | vs the first row | "
-        "episodes/s |")
-  print("| ---: | --- | ---: | ---: | ---: |")
-  for (group, precision), variant in variants.items():
-    rate = variant.steps / variant.seconds
-    print(f"| {group} | {precision} | {rate:,.0f} | {rate / base_rate:.2f}x | "
-          f"{variant.episodes / variant.seconds:,.1f} |")
+      for blas in limits:
+        variant.window(FLAGS.seconds, blas=blas)
+  rows = [(group, precision, blas, *variant.totals[blas])
+          for (group, precision), variant in variants.items()
+          for blas in limits]
+  base_rate = rows[0][4] / rows[0][3]
+  print("| learn_locksteps | precision | BLAS threads | game steps/s | "
+        "vs the first row | episodes/s |")
+  print("| ---: | --- | ---: | ---: | ---: | ---: |")
+  for group, precision, blas, seconds, steps, episodes in rows:
+    rate = steps / seconds
+    print(f"| {group} | {precision} | {blas or 'default'} | {rate:,.0f} | "
+          f"{rate / base_rate:.2f}x | {episodes / seconds:,.1f} |")
 
 
 if __name__ == "__main__":

@@ -1,10 +1,16 @@
-"""What the machine computes in hardware: whether a device has bfloat16
-units (`bfloat16_units`). Both NFSP's configuration (`NFSPConfig.lhe()`
-picks its precision from it) and its networks (which refuse emulated
-bfloat16) ask; it lives here so that neither imports the other for it."""
+"""What the machine computes in hardware, and on how many threads.
+
+`bfloat16_units`: whether a device has bfloat16 units. Both NFSP's
+configuration (`NFSPConfig.lhe()` picks its precision from it) and its
+networks (which refuse emulated bfloat16) ask; it lives here so that neither
+imports the other for it. `acting_threads`: the BLAS threads of the NFSP
+drivers' acting, numpy products of a few hundred rows at most.
+"""
 
 import functools
 import pathlib
+
+import threadpoolctl
 
 BFLOAT16_CPU_FLAGS = ("avx512_bf16", "amx_bf16")
 
@@ -34,3 +40,22 @@ def bfloat16_units(device=None):
   elif "GPU" in device.upper():
     return True
   return any(flag in _cpu_flags() for flag in BFLOAT16_CPU_FLAGS)
+
+
+# Acting's products (a lockstep's rows through a network, numpy) are too
+# small to gain from BLAS threads, and lose much where TensorFlow's threads
+# or other processes share the cores: NFSP on Limit Hold'em made 1.6x the
+# game steps/s with one thread beside a second run on a 2-core machine
+# (BUILD_NOTES, "Acting on one BLAS thread").
+ACTING_BLAS_THREADS = 1
+
+
+@functools.lru_cache(maxsize=None)
+def _blas():
+  return threadpoolctl.ThreadpoolController()
+
+
+def acting_threads():
+  """A context in which numpy's BLAS runs `ACTING_BLAS_THREADS` thread(s),
+  its earlier limits restored after: the drivers' playing."""
+  return _blas().limit(limits=ACTING_BLAS_THREADS, user_api="blas")

@@ -51,6 +51,7 @@ import numpy as np
 import pyspiel
 
 from nfsp_spiel.core import checks
+from nfsp_spiel.core import hardware
 from nfsp_spiel.nfsp import agent as agent_lib
 from nfsp_spiel.nfsp import agent_checkpoints
 from nfsp_spiel.nfsp import fused_learning
@@ -255,8 +256,9 @@ class SelfPlayActor:
     self._refresh(publications)
     loop = self.selfplay
     episodes, steps = loop.episodes, [a.steps for a in loop.agents]
-    for _ in range(self._locksteps):
-      loop.step()
+    with hardware.acting_threads():
+      for _ in range(self._locksteps):
+        loop.step()
     records = []
     for p, agent in enumerate(loop.agents):
       rl, sl = agent.take_records()

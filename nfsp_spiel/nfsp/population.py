@@ -43,6 +43,7 @@ of one, agent 0 and the games of the other): give members seeds at least
 """
 
 from nfsp_spiel.core import checkpoints
+from nfsp_spiel.core import hardware
 from nfsp_spiel.nfsp import agent as agent_lib
 from nfsp_spiel.nfsp import agent_checkpoints
 from nfsp_spiel.nfsp import config as config_lib
@@ -126,12 +127,13 @@ class Population:
     return self._play_to([episodes] * len(self.members))
 
   def _play_to(self, targets):
-    while True:
-      playing = [k for k, member in enumerate(self.members)
-                 if member.episodes < targets[k]]
-      if not playing:
-        return self.episodes
-      self.step(playing)
+    with hardware.acting_threads():
+      while True:
+        playing = [k for k, member in enumerate(self.members)
+                   if member.episodes < targets[k]]
+        if not playing:
+          return self.episodes
+        self.step(playing)
 
   def step(self, members=None):
     """One lockstep of `members` (indices; default all): their moves, every

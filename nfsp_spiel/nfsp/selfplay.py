@@ -35,6 +35,7 @@ import json
 import numpy as np
 
 from nfsp_spiel.core import checks
+from nfsp_spiel.core import hardware
 from nfsp_spiel.nfsp import agent_checkpoints
 from nfsp_spiel.nfsp import fused_learning
 from nfsp_spiel.nfsp import transitions
@@ -91,8 +92,9 @@ class SelfPlay:
     """Plays until `num_episodes` more episodes have ended (the last
     lockstep may end a few more); returns the total so far."""
     target = self.episodes + num_episodes
-    while self.episodes < target:
-      self.step()
+    with hardware.acting_threads():
+      while self.episodes < target:
+        self.step()
     return self.episodes
 
   def step(self):
