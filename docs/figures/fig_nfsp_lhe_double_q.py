@@ -18,7 +18,11 @@ diagnostic, not a reproduction of fig. 2a), seeds 0 and 1:
       --run double_q_rewards_1_10=runs/nfsp_lhe_double_q/rewards_1_10
 
 and the same with `--seed 1`, `runs/nfsp_lhe_double_q/rewards_1_10_seed1`
-and `--run double_q_rewards_1_10_seed1=...` (added before its data). Each
+and `--run double_q_rewards_1_10_seed1=...` (added before its data). One
+change at a time (issue 47 item 2): the paper's own target (eq. 6.1's max,
+no `--double_q`) at rewards / 10, seed 0, `runs/nfsp_lhe_double_q/
+plain_q_rewards_1_10` and `--run plain_q_rewards_1_10=...` (added with rule
+5 below, before its data). Each
 curve is copied to `data/nfsp_lhe_diagnostics/<name>/` (so `fig_nfsp_lhe_diagnostics.png` draws every diagnostic of it beside the
 preset's runs); this script draws `fig_nfsp_lhe_double_q.png` and prints the
 verdicts, each seed judged alone by the rule below.
@@ -58,6 +62,15 @@ errors, into `data/nfsp_lhe_diagnostics/NAME/vs_smooct.csv`
 (`nfsp_runs.evaluate_snapshots`; rows there are not replayed). The figure
 draws them as error bars. Its rule:
 
+5. *Which change learns* (written before the plain-Q run had data): at each
+   x, a multiple of 250k episodes, where the plain-Q run and double Q's
+   seed 0 both have a full window, the plain-Q window against double Q's,
+   *better*, *worse* or *no different* by rule 1's margin. At the largest
+   such x from `JUDGED_AT` on: if the plain-Q run learns (rule 1) and is no
+   different from or better than double Q, the reward scale alone was what
+   the paper's settings lacked; if it does not learn, or is worse, double
+   Q's target is needed too.
+
 4. *The issue's target at the paper's precision*: at the last checkpoint
    within `PAPER_SLACK` episodes of a multiple of `PAPER_SPACING`, the
    average strategy's result is above always-call's on the same deals by
@@ -77,7 +90,9 @@ import nfsp_runs
 
 DATA = os.path.join(figure_runs.HERE, "data", "nfsp_lhe_diagnostics")
 RUNS = {"double_q_rewards_1_10": "double Q, rewards / 10, seed 0",
-        "double_q_rewards_1_10_seed1": "double Q, rewards / 10, seed 1"}
+        "double_q_rewards_1_10_seed1": "double Q, rewards / 10, seed 1",
+        "plain_q_rewards_1_10": "plain Q (the paper's), rewards / 10, seed 0"}
+DOUBLE_Q, PLAIN_Q = "double_q_rewards_1_10", "plain_q_rewards_1_10"
 PRESET = os.path.join(figure_runs.HERE, "data", "nfsp_lhe", "curve.csv")
 PRESET_LABEL = "the preset (plain Q, rewards / 480)"
 PRESET_DIAGNOSTICS = "rewards_1_480"  # the preset's run evaluated every 10k
@@ -141,6 +156,31 @@ def verdicts(rows, preset_rows, always_call):
   return lines
 
 
+def change_verdict(plain, double):
+  """Rule 5 on the plain-Q run's and double Q's seed-0 curve rows."""
+  plain_slots, double_slots = _slots(plain), _slots(double)
+  shared = [k for k in plain_slots if k * SPACING % PAPER_SPACING == 0
+            and window(plain_slots, k) and window(double_slots, k)]
+  if not shared:
+    return "which change learns: no shared window yet"
+  words = {1: "better than", -1: "worse than", 0: "no different from"}
+  lines = []
+  for k in sorted(shared):
+    ours, theirs = window(plain_slots, k), window(double_slots, k)
+    order = figure_runs.compare_means(ours[:2], theirs[:2], MIN_GAIN)
+    lines.append(f"at {k * SPACING:,} episodes plain Q {words[order]} double "
+                 f"Q ({ours[0]:+.0f} +- {ours[1]:.0f} vs {theirs[0]:+.0f} +- "
+                 f"{theirs[1]:.0f})")
+  if max(shared) * SPACING + SPACING < JUDGED_AT:
+    return "; ".join(lines + ["which change learns: too short"])
+  learns = verdicts(plain, [], 0.0)[0].startswith("learns")
+  if learns and order >= 0:
+    reading = "the reward scale alone was what the paper's settings lacked"
+  else:
+    reading = "double Q's target is needed too"
+  return "; ".join(lines + [f"which change learns: {reading}"])
+
+
 def paper_verdict(results):
   """Rule 4 on `evaluate_snapshots`' rows: a line of text."""
   by_slot, always_call = {}, None
@@ -153,7 +193,8 @@ def paper_verdict(results):
         step % PAPER_SPACING <= PAPER_SLACK and step >= PAPER_SPACING):
       by_slot[step // PAPER_SPACING] = (step, *value)
   if always_call is None or not by_slot:
-    return "at the paper's precision: no evaluation yet"
+    return (f"at the paper's precision: no evaluation within {PAPER_SLACK:,} "
+            f"episodes of a multiple of {PAPER_SPACING:,} yet")
   last = max(by_slot)
   step, mean, se = by_slot[last]
   if last - 2 not in by_slot:
@@ -180,13 +221,18 @@ def mechanism(rows):
 
 
 def draw(runs, path, always_call, snapshots):
-  """`runs`: {label: rows}, the double-Q runs first; `snapshots`: {label:
-  `evaluate_snapshots`' rows}, drawn as +-1 standard error bars."""
+  """`runs`: {label: rows}, this script's runs (`RUNS`) and the preset's;
+  `snapshots`: {label: `evaluate_snapshots`' rows}, drawn as +-1 standard
+  error bars."""
   import matplotlib.pyplot as plt  # pylint: disable=g-import-not-at-top
   figure, (results, raises) = plt.subplots(2, 1, figsize=(7.2, 7.5),
                                            sharex=True)
-  colours = (figure_style.COLOURS["NFSP"], "#7570b3", "#999999", "#666666")
-  for (label, rows), colour in zip(runs.items(), colours):
+  # The preset's runs in greys, in `runs`' order after this script's.
+  colours = dict(zip(RUNS.values(), (figure_style.COLOURS["NFSP"], "#7570b3",
+                                     "#d95f02")))
+  greys = iter(("#999999", "#666666"))
+  for label, rows in runs.items():
+    colour = colours.get(label) or next(greys)
     points = [(r["step"], r[COLUMN]) for r in rows if COLUMN in r]
     # The preset's long run was evaluated three times: points, not a line
     # that would draw a trend between them.
@@ -264,6 +310,8 @@ def main():
     for line in verdicts(rows, preset, always_call):
       print(f"  {line}")
     print(f"  {paper_verdict(snapshots[label])}")
+    if label == RUNS[PLAIN_Q] and RUNS[DOUBLE_Q] in runs:
+      print(f"  {change_verdict(rows, runs[RUNS[DOUBLE_Q]])}")
     if any("br_edge_0" in r for r in rows):
       preflop, postflop, edge = mechanism(rows)
       print(f"  last three evaluations: the average raises {preflop:.2f} "
