@@ -18,6 +18,14 @@ data that moves.
 the CSV's name and rows): whether a fit that moves faster would gain where
 the run's own rate does not; the same rule reads it.
 
+`--recent F` refits on the newest fraction F of each M_SL alone (a memory
+not yet full holds its records in the order they came; a full one is
+refused): whether the old best responses in M_SL, which fictitious play's
+averaging keeps at their share, hold Pi back. Its rule, written before its
+data, with the same margin: **age-limited** when the last result beats the
+first (the recent best responses alone make a better average),
+**not age-limited** when it does not, **worse** when it loses.
+
 The rule, written before its first data: the run is **fit-limited** at the
 checkpoint when the refit's last result beats its first by more than
 max(2 combined standard errors, MIN_GAIN mbb/h); **data-limited** when it
@@ -59,10 +67,28 @@ def cross_entropy(agent, records):
   return float(-log_probs[np.arange(len(records)), actions].mean())
 
 
-def verdict(first, last):
-  """The rule's word on the refit's first and last (mean, s.e.)."""
+def verdict(first, last, recent=False):
+  """The rule's word on the refit's first and last (mean, s.e.); `recent`:
+  the `--recent` refit's words."""
   order = figure_runs.compare_means(last, first, MIN_GAIN)
+  if recent:
+    return {1: "age-limited", 0: "not age-limited", -1: "worse"}[order]
   return {1: "fit-limited", 0: "data-limited", -1: "worse"}[order]
+
+
+def recent_sampler(memory, fraction):
+  """Draws (shape) records uniformly from the newest `fraction` of
+  `memory` (all of it at 1), as `memory.sample` draws from all."""
+  if fraction == 1.0:
+    return lambda shape: memory.sample(shape)["record"]
+  size = len(memory)
+  if size >= memory.capacity:
+    raise ValueError(f"--recent {fraction}: M_SL is full ({size:,} records), "
+                     "so its rows are no longer in the order they came")
+  first = size - max(1, int(round(fraction * size)))
+  records = memory.fields["record"]
+  rng = np.random.default_rng(0)
+  return lambda shape: records[rng.integers(first, size, size=shape)]
 
 
 def main():
@@ -79,7 +105,11 @@ def main():
   parser.add_argument("--deals", type=int, default=2000)
   parser.add_argument("--learning_rate", type=float,
                       help="Pi's SGD rate in the refit (default: the run's)")
+  parser.add_argument("--recent", type=float, default=1.0,
+                      help="the newest fraction of M_SL the refit draws from")
   args = parser.parse_args()
+  if not 0.0 < args.recent <= 1.0:
+    parser.error(f"--recent {args.recent}: a fraction in (0, 1]")
   if args.updates % args.eval_every or args.eval_every % CHUNK:
     parser.error(f"--updates must be a multiple of --eval_every, and that of "
                  f"{CHUNK}")
@@ -102,19 +132,21 @@ def main():
       agent.average_policy.memory.sample(shape)["record"]).astype(np.float32)
              for agent in agents]
   steps = [tf.function(agent.average_policy.learn) for agent in agents]
+  draws = [recent_sampler(agent.average_policy.memory, args.recent)
+           for agent in agents]
   rows = []
   for done in range(0, args.updates + 1, args.eval_every):
     if done:
-      for agent, step in zip(agents, steps):
+      for agent, step, draw in zip(agents, steps, draws):
         part = agent.average_policy
         for _ in range(args.eval_every // CHUNK):
-          step(part.records(part.memory.sample(
-              (CHUNK, config.batch_size))["record"]).astype(np.float32))
+          step(part.records(draw((CHUNK, config.batch_size))).astype(
+              np.float32))
         part.set_acting_weights(part.network.numpy_weights())
     result = evaluation.head_to_head(
         game, nfsp.NFSPPolicy(game, agents), profile, args.deals, seed=0)
     rows.append({"episodes": driver.episodes, "updates": done,
-                 "sl_learning_rate": rate,
+                 "sl_learning_rate": rate, "recent": args.recent,
                  "mbb_per_hand_vs_smooct": result.mbb_per_hand,
                  "mbb_stderr": result.mbb_stderr,
                  **{f"sl_cross_entropy_{p}": cross_entropy(agent, sample)
@@ -123,14 +155,17 @@ def main():
     print(rows[-1], flush=True)
   first = (rows[0]["mbb_per_hand_vs_smooct"], rows[0]["mbb_stderr"])
   last = (rows[-1]["mbb_per_hand_vs_smooct"], rows[-1]["mbb_stderr"])
-  print(f"{verdict(first, last)}: {first[0]:+.0f} +- {first[1]:.0f} mbb/h "
-        f"-> {last[0]:+.0f} +- {last[1]:.0f} after {args.updates:,} updates "
-        f"of Pi alone on M_SL at rate {rate:g} "
+  print(f"{verdict(first, last, args.recent < 1)}: {first[0]:+.0f} +- "
+        f"{first[1]:.0f} mbb/h -> {last[0]:+.0f} +- {last[1]:.0f} after "
+        f"{args.updates:,} updates of Pi alone on the newest {args.recent:g} "
+        f"of M_SL at rate {rate:g} "
         f"({', '.join(args.set) or 'the paper settings'})")
   path = os.path.join(figure_runs.HERE, "data", "nfsp_lhe_diagnostics",
                       f"sl_refit_{driver.episodes}" + (
                           "" if args.learning_rate is None else
-                          f"_lr_{args.learning_rate:g}") + ".csv")
+                          f"_lr_{args.learning_rate:g}") + (
+                              "" if args.recent == 1 else
+                              f"_recent_{args.recent:g}") + ".csv")
   with open(path, "w", newline="") as f:
     writer = csv.DictWriter(f, fieldnames=list(rows[0]))
     writer.writeheader()
