@@ -59,8 +59,9 @@ average and greedy-average strategies of each checkpoint in DIR (hard links
 of the run's checkpoints) against the SmooCT-like profile on `PAPER_DEALS`
 duplicate deals of seed 0, and always-call on the same deals, with standard
 errors, into `data/nfsp_lhe_diagnostics/NAME/vs_smooct.csv`
-(`nfsp_runs.evaluate_snapshots`; rows there are not replayed). The figure
-draws them as error bars. Its rule:
+(`nfsp_runs.evaluate_snapshots`, which also plays each checkpoint's best
+responses, the greedy Q policies, as fig. 2a does; rows there are not
+replayed). The figure draws them as error bars. Its rule:
 
 5. *Which change learns* (written before the plain-Q run had data): at each
    x, a multiple of 250k episodes, where the plain-Q run and double Q's
@@ -240,15 +241,18 @@ def draw(runs, path, always_call, snapshots):
     results.plot(*zip(*points), color=colour, marker="s" if sparse else "o",
                  markersize=6 if sparse else 3,
                  linestyle="none" if sparse else "-", label=label)
-    measured = [r for r in snapshots.get(label, ())
-                if r["policy"] == "average"]
-    if measured:
-      results.errorbar([float(r["step"]) for r in measured],
-                       [float(r["mbb_per_hand"]) for r in measured],
-                       yerr=[float(r["mbb_stderr"]) for r in measured],
-                       color=colour, marker="D", markersize=4, capsize=3,
-                       linestyle="none",
-                       label=f"{label}, {2 * PAPER_DEALS:,} hands +-1 s.e.")
+    for kind, marker, words in (("average", "D", ""),
+                                ("best_response", "v", ", greedy Q")):
+      measured = [r for r in snapshots.get(label, ()) if r["policy"] == kind]
+      if measured:
+        results.errorbar([float(r["step"]) for r in measured],
+                         [float(r["mbb_per_hand"]) for r in measured],
+                         yerr=[float(r["mbb_stderr"]) for r in measured],
+                         color=colour, marker=marker, markersize=4,
+                         capsize=3, linestyle="none",
+                         mfc="none" if words else colour,
+                         label=f"{label}{words}, {2 * PAPER_DEALS:,} hands "
+                         "+-1 s.e.")
     for name, style in (("preflop", "-"), ("postflop", "--")):
       columns = ([f"average_{name}_raise"] if name == "preflop" else
                  [f"average_{n}_raise" for n in POSTFLOP])

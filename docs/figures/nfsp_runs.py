@@ -125,9 +125,27 @@ def read_snapshot_results(path):
     return list(csv.DictReader(f))
 
 
+def _greedy_q(game, checkpoint):
+  """The run's best responses as the paper's fig. 2a plays them: each
+  player's greedy Q policy (the DQN's evaluation policy, the argmax of its
+  Q-network over the legal actions), read from the checkpoint as
+  `greedy_average` reads an average network's argmax."""
+  import numpy as np  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.nfsp import agent_policies  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.nfsp import average_profile  # pylint: disable=g-import-not-at-top
+  with np.load(checkpoint) as data:
+    networks = [[data[f"agent{p}/q_network_{i}"] for i in range(
+        sum(n.startswith(f"agent{p}/q_network_") for n in data.files))]
+                for p in range(game.num_players())]
+  return agent_policies.NFSPPolicy(
+      game, [average_profile.FrozenAverage(w) for w in networks],
+      "greedy_average")
+
+
 def evaluate_snapshots(directory, results_path, deals, seed,
                        always_call=False):
-  """Plays the average and greedy-average strategies of each `nfsp_lhe` run
+  """Plays the average, greedy-average and best-response (greedy Q)
+  strategies of each `nfsp_lhe` run
   checkpoint in `directory` (hard links of a run's checkpoints, which its
   atomic replace leaves intact) against the shipped SmooCT-like profile on
   `deals` duplicate deals seeded with `seed` (the run's own evaluation deals
@@ -153,6 +171,9 @@ def evaluate_snapshots(directory, results_path, deals, seed,
       policy = average_profile.from_checkpoint(game, path, kind=kind)
       if (policy.settings["episodes"], kind) not in done:
         players.append((policy.settings["episodes"], kind, policy))
+    if (policy.settings["episodes"], "best_response") not in done:
+      players.append((policy.settings["episodes"], "best_response",
+                      _greedy_q(game, path)))
   new_file = not os.path.exists(results_path)
   with open(results_path, "a", newline="", encoding="utf-8") as f:
     writer = csv.DictWriter(f, SNAPSHOT_FIELDS)
