@@ -131,6 +131,10 @@ def define_flags(default_dir, resumable=True):
         "checkpoint_minutes", 10.0, "Also checkpoint at the first evaluation "
         "after this many minutes since the last checkpoint (Ctrl-C "
         "checkpoints too where the evaluation is quick).", lower_bound=0.0))
+    define_count("keep_checkpoints_every", 0, "Also keep the first "
+                 "checkpoint at or past each multiple of this many steps as "
+                 "<output_dir>/kept/<step>.npz (hard links), to measure the "
+                 "run's past states afterwards; 0: keep none.", lower_bound=0)
 
 
 class _CountParser(flags.IntegerParser):
@@ -222,7 +226,8 @@ def open_run(plot, restore, fresh, length=None, unit=None):
   directory = FLAGS.output_dir
   run = open_directory(plot=plot, resume=FLAGS.resume,
                        checkpoint_seconds=60 * FLAGS.checkpoint_minutes,
-                       unit=unit or length)
+                       unit=unit or length,
+                       keep_every=FLAGS.keep_checkpoints_every or None)
   try:
     if run.resuming:
       try:

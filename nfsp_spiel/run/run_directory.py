@@ -29,6 +29,13 @@ ends the process at once, without a traceback (status 130 for Ctrl-C; the
 last checkpoint stays intact). `checkpoint_due` adds a checkpoint every
 `checkpoint_seconds` of wall clock at the next logged row, so a long interval
 between step-count checkpoints never risks more than that.
+
+Keeping past checkpoints: with `keep_every`, the first checkpoint at or past
+each multiple of it is also kept as `kept/<step>.npz` beside the checkpoint,
+a hard link (the next save's atomic replace leaves the linked file intact;
+a copy where the file system refuses links), so that a run's past states can
+be measured afterwards at a precision the run's own evaluations cannot
+afford (Limit Hold'em's 25,000-hand matches).
 """
 
 import os
@@ -41,6 +48,7 @@ from nfsp_spiel.core import checkpoints
 from nfsp_spiel.run import curves
 
 CHECKPOINT_NAME = "checkpoint.npz"
+KEPT_NAME = "kept"  # the folder of `keep_every`'s checkpoints
 # A stop waits for an evaluation only where the last one took at most this
 # long: Kuhn's and Leduc's take a second, Limit Hold'em's matches minutes.
 STOP_WAIT_SECONDS = 5.0
@@ -60,7 +68,7 @@ class RunDirectory:
 
   def __init__(self, directory, plot=None, resume=True, tensorboard=False,
                checkpoint=None, keep_previous=True, checkpoint_seconds=None,
-               unit="steps"):
+               unit="steps", keep_every=None):
     """`plot(curve_csv, png)` draws the curve (None: no PNG); `resume=False`
     starts over even where a checkpoint exists (it is replaced at the first
     save); `checkpoint` puts the checkpoint elsewhere (e.g. a curve kept in
@@ -68,7 +76,11 @@ class RunDirectory:
     run delete the old curve instead of moving it aside (a curve that git
     keeps); `checkpoint_seconds`: see `checkpoint_due`; `unit`: what a step
     counts, in the plural (episodes, iterations), for the lines a stop
-    prints."""
+    prints; `keep_every`: steps between kept checkpoints (see the module
+    docstring; None: none kept)."""
+    if keep_every is not None and keep_every < 1:
+      raise ValueError(f"keep_every={keep_every}: a number of steps, at "
+                       "least 1 (or None: keep none)")
     self.directory = os.fspath(directory)
     os.makedirs(self.directory, exist_ok=True)
     self.checkpoint = os.fspath(checkpoint or os.path.join(self.directory,
@@ -87,6 +99,7 @@ class RunDirectory:
     self._last_save = self._started
     self._saved_step = None
     self._unit = unit
+    self._keep_every = keep_every
     self.stop_requested = False
     self._signals = 0  # stop signals the watcher thread has seen
     self._evaluation_seconds = None  # the last evaluation's
@@ -147,8 +160,22 @@ class RunDirectory:
     saved = save(self.checkpoint,
                  progress={"step": step, "seconds": self.seconds, **clocks})
     self._last_save = time.perf_counter()
+    if self._keep_every and (step // self._keep_every >
+                             (self._saved_step or 0) // self._keep_every):
+      self._keep(step)
     self._saved_step = step
     return saved
+
+  def _keep(self, step):
+    """Keeps the checkpoint just saved as `kept/<step>.npz`."""
+    folder = os.path.join(os.path.dirname(self.checkpoint), KEPT_NAME)
+    os.makedirs(folder, exist_ok=True)
+    kept = os.path.join(folder, f"{step}.npz")
+    _remove(kept)  # a run redoing its steps after a crash keeps the new one
+    try:
+      os.link(self.checkpoint, kept)
+    except OSError:
+      shutil.copyfile(self.checkpoint, kept)
 
   def evaluate(self, measure):
     """`measure()`, the metrics of a row, or None where a stop would wait

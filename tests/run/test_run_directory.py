@@ -319,6 +319,30 @@ def test_checkpoint_only_after_the_row_of_its_step(tmp_path):
   assert progress["seconds"] >= 0
 
 
+def test_kept_checkpoints_survive_the_next_saves(tmp_path):
+  """`keep_every=100`: the first checkpoint at or past each multiple of 100
+  is kept under kept/, unchanged by later saves, also across a resume."""
+  def run_to(run, steps):
+    for step in steps:
+      run.log(step, exploitability=1.0 / step)
+      run.save(_saver({"at": np.array(step)}), step)
+
+  run = run_directory.RunDirectory(tmp_path, lambda c, p: None, keep_every=100)
+  run.open_curve(0)
+  run_to(run, [50, 100, 150, 210])
+  resumed = run_directory.RunDirectory(tmp_path, lambda c, p: None,
+                                       keep_every=100)
+  resumed.open_curve(210)
+  run_to(resumed, [260, 330])
+  kept = tmp_path / run_directory.KEPT_NAME
+  assert sorted(os.listdir(kept)) == ["100.npz", "210.npz", "330.npz"]
+  for name in os.listdir(kept):
+    with np.load(kept / name) as data:
+      assert int(data["at"]) == int(name.split(".")[0])
+  with pytest.raises(ValueError, match="keep_every=0"):
+    run_directory.RunDirectory(tmp_path / "x", keep_every=0)
+
+
 def test_resume_continues_the_checkpoints_clock(tmp_path):
   drawn = []
   run = run_directory.RunDirectory(tmp_path, lambda c, p: drawn.append(p))
