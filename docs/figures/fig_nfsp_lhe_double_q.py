@@ -61,7 +61,10 @@ duplicate deals of seed 0, and always-call on the same deals, with standard
 errors, into `data/nfsp_lhe_diagnostics/NAME/vs_smooct.csv`
 (`nfsp_runs.evaluate_snapshots`, which also plays each checkpoint's best
 responses, the greedy Q policies, as fig. 2a does; rows there are not
-replayed). The figure draws them as error bars. Its rule:
+replayed); at the multiples of `PAPER_SPACING` also the rest of the
+issue's protocol, the equity-threshold player on the same number of deals
+and LBR over `PAPER_LBR_HANDS` hands, into `NAME/paper_points.csv`. The
+figure draws them as error bars. Its rule:
 
 5. *Which change learns* (written before the plain-Q run had data): at each
    x, a multiple of 250k episodes, where the plain-Q run and double Q's
@@ -106,6 +109,8 @@ PAPER_SPACING = 250_000  # the paper's evaluations (issue 47 item 4)
 PAPER_SLACK = 10_000  # episodes a checkpoint may lie past such a multiple
 PAPER_DEALS = 12_500  # duplicate deals: the paper's 25,000 hands
 SNAPSHOTS = "vs_smooct.csv"
+PAPER_POINTS = "paper_points.csv"  # the equity player and LBR at 250k
+PAPER_LBR_HANDS = 2000  # the paper's LBR count in issue 47 item 4
 POSTFLOP = ("flop", "turn", "river")
 
 
@@ -294,6 +299,10 @@ def main():
     nfsp_runs.evaluate_snapshots(directory,
                                  os.path.join(DATA, name, SNAPSHOTS),
                                  PAPER_DEALS, seed=0, always_call=True)
+    nfsp_runs.evaluate_paper_points(directory,
+                                    os.path.join(DATA, name, PAPER_POINTS),
+                                    PAPER_SPACING, PAPER_SLACK, PAPER_DEALS,
+                                    PAPER_LBR_HANDS, seed=0)
   from nfsp_spiel.run import curves  # pylint: disable=g-import-not-at-top
   runs = {}
   for name, label in RUNS.items():

@@ -189,3 +189,39 @@ def evaluate_snapshots(directory, results_path, deals, seed,
       print(f"{step:,} episodes, {kind}: {result.mbb_per_hand:.0f} +- "
             f"{result.mbb_stderr:.0f} mbb/h against the SmooCT-like "
             "profile", flush=True)
+
+
+def evaluate_paper_points(directory, results_path, spacing, slack, deals,
+                          lbr_hands, seed):
+  """The rest of the paper's evaluation (issue 47 item 4) at each `nfsp_lhe`
+  checkpoint in `directory` within `slack` episodes past a multiple of
+  `spacing`: the average strategy against the equity-threshold player on
+  `deals` duplicate deals and LBR's winnings over `lbr_hands` hands, as the
+  run's curve measures them (`nfsp_training.policy_metrics`, its columns),
+  seeded with `seed`; appends a row per checkpoint to `results_path`
+  (checkpoints already there are not replayed)."""
+  import pyspiel  # pylint: disable=g-import-not-at-top
+  import nfsp_spiel  # noqa: F401  pylint: disable=g-import-not-at-top,unused-import
+  from nfsp_spiel.nfsp import average_profile  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.run import nfsp_training  # pylint: disable=g-import-not-at-top
+  game = pyspiel.load_game("nfsp_lhe")
+  settings = nfsp_training.EvaluationSettings(
+      diagnostics=False, eval_deals=deals, lbr_hands=lbr_hands,
+      smooct_deals=0)
+  done = {int(row["step"]) for row in read_snapshot_results(results_path)}
+  for path in sorted(glob.glob(os.path.join(directory, "*.npz"))):
+    policy = average_profile.from_checkpoint(game, path)
+    step = policy.settings["episodes"]
+    if step in done or step < spacing or step % spacing > slack:
+      continue
+    row = {"step": step, "deals": deals, "lbr_hands": lbr_hands,
+           **nfsp_training.policy_metrics(game, policy, "average", settings,
+                                          seed)}
+    new_file = not os.path.exists(results_path)
+    with open(results_path, "a", newline="", encoding="utf-8") as f:
+      writer = csv.DictWriter(f, list(row))
+      if new_file:
+        writer.writeheader()
+      writer.writerow(row)
+    print(f"{step:,} episodes: " + ", ".join(
+        f"{k} {v:.0f}" for k, v in row.items() if k != "step"), flush=True)
