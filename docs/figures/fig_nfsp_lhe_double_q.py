@@ -13,7 +13,8 @@ diagnostic, not a reproduction of fig. 2a), seeds 0 and 1:
   python examples/nfsp.py --game nfsp_lhe --preset lhe --double_q \\
       --reward_scale 0.1 --episodes 2000000 --eval_every 50000 \\
       --checkpoint_every 50000 --eval_deals 2000 --smooct_deals 2000 \\
-      --lbr_hands 200 --output_dir runs/nfsp_lhe_double_q/rewards_1_10
+      --lbr_hands 200 --keep_checkpoints_every 250000 \\
+      --output_dir runs/nfsp_lhe_double_q/rewards_1_10
   python docs/figures/fig_nfsp_lhe_double_q.py \\
       --run double_q_rewards_1_10=runs/nfsp_lhe_double_q/rewards_1_10
 
@@ -61,7 +62,8 @@ duplicate deals of seed 0, and always-call on the same deals, with standard
 errors, into `data/nfsp_lhe_diagnostics/NAME/vs_smooct.csv`
 (`nfsp_runs.evaluate_snapshots`, which also plays each checkpoint's best
 responses, the greedy Q policies, as fig. 2a does; rows there are not
-replayed); at the multiples of `PAPER_SPACING` also the rest of the
+replayed; DIR is the run's `kept/` folder, or any folder of hard links of
+its checkpoints); at the multiples of `PAPER_SPACING` also the rest of the
 issue's protocol, the equity-threshold player on the same number of deals
 and LBR over `PAPER_LBR_HANDS` hands, into `NAME/paper_points.csv`. The
 figure draws them as error bars. Its rule:
