@@ -11,7 +11,7 @@ This run asks the same of NFSP's self-play: `NFSPConfig.lhe()` with only
 diagnostic, not a reproduction of fig. 2a), seeds 0 and 1:
 
   python examples/nfsp.py --game nfsp_lhe --preset lhe --double_q \\
-      --reward_scale 0.1 --episodes 2000000 --eval_every 50000 \\
+      --reward_scale 0.1 --episodes 20000000 --eval_every 50000 \\
       --checkpoint_every 50000 --eval_deals 2000 --smooct_deals 2000 \\
       --lbr_hands 200 --keep_checkpoints_every 250000 \\
       --output_dir runs/nfsp_lhe_double_q/rewards_1_10
