@@ -149,17 +149,12 @@ def embed(agent, situations, seed):
 
 def main():
   parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-  parser.add_argument("--checkpoint", default=os.path.join(
-      nfsp_runs.ROOT, "runs", "nfsp_lhe", "checkpoint.npz"))
-  parser.add_argument("--precision", default="float32",
-                      help="The run's NFSPConfig.precision.")
+  nfsp_runs.add_checkpoint_arguments(
+      parser, os.path.join(nfsp_runs.ROOT, "runs", "nfsp_lhe",
+                           "checkpoint.npz"), precision="float32")
   parser.add_argument("--states", type=int, default=6000,
                       help="Decisions per player.")
   parser.add_argument("--seed", type=int, default=0)
-  parser.add_argument("--set", action="append", default=[],
-                      metavar="NAME=VALUE",
-                      help="a setting of NFSPConfig.replace the run changed "
-                      "from the preset, e.g. double_q=True (repeatable)")
   args = parser.parse_args()
   import matplotlib  # pylint: disable=g-import-not-at-top
   matplotlib.use("Agg")

@@ -80,13 +80,7 @@ def replay(learner, kept, precision):
 
 def main():
   parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-  parser.add_argument("--checkpoint", required=True)
-  parser.add_argument("--precision", default="bfloat16",
-                      help="The run's NFSPConfig.precision.")
-  parser.add_argument("--set", action="append", default=[],
-                      metavar="NAME=VALUE",
-                      help="a setting of NFSPConfig.replace the run changed "
-                      "from the preset (repeatable)")
+  nfsp_runs.add_checkpoint_arguments(parser)
   parser.add_argument("--episodes", type=int, default=200_000,
                       help="episodes past the checkpoint to look in")
   args = parser.parse_args()

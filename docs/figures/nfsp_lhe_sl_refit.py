@@ -93,13 +93,7 @@ def recent_sampler(memory, fraction):
 
 def main():
   parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-  parser.add_argument("--checkpoint", required=True)
-  parser.add_argument("--precision", default="bfloat16",
-                      help="The run's NFSPConfig.precision.")
-  parser.add_argument("--set", action="append", default=[],
-                      metavar="NAME=VALUE",
-                      help="a setting of NFSPConfig.replace the run changed "
-                      "from the preset (repeatable)")
+  nfsp_runs.add_checkpoint_arguments(parser)
   parser.add_argument("--updates", type=int, default=6400)
   parser.add_argument("--eval_every", type=int, default=1600)
   parser.add_argument("--deals", type=int, default=2000)

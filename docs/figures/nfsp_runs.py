@@ -89,6 +89,19 @@ def train(figure, run, changes, episodes, seed, points=40,
 
 
 
+def add_checkpoint_arguments(parser, checkpoint=None, precision="bfloat16"):
+  """The flags of a script that restores an LHE run (`restore_lhe`):
+  --checkpoint (required without a default), --precision and --set."""
+  parser.add_argument("--checkpoint", default=checkpoint,
+                      required=checkpoint is None)
+  parser.add_argument("--precision", default=precision,
+                      help="The run's NFSPConfig.precision.")
+  parser.add_argument("--set", action="append", default=[],
+                      metavar="NAME=VALUE",
+                      help="a setting of NFSPConfig.replace the run changed "
+                      "from the preset, e.g. double_q=True (repeatable)")
+
+
 def restore_lhe(checkpoint, precision="float32", sets=()):
   """(game, config, agents, driver) of an `examples/nfsp.py --game nfsp_lhe
   --preset lhe` run's `checkpoint`, `precision` and `sets` (NAME=VALUE
