@@ -187,6 +187,7 @@ def evaluate_snapshots(directory, results_path, deals, seed,
     if (policy.settings["episodes"], "best_response") not in done:
       players.append((policy.settings["episodes"], "best_response",
                       _greedy_q(game, path)))
+  os.makedirs(os.path.dirname(results_path), exist_ok=True)
   new_file = not os.path.exists(results_path)
   with open(results_path, "a", newline="", encoding="utf-8") as f:
     writer = csv.DictWriter(f, SNAPSHOT_FIELDS)
@@ -222,6 +223,7 @@ def evaluate_paper_points(directory, results_path, spacing, slack, deals,
       diagnostics=False, eval_deals=deals, lbr_hands=lbr_hands,
       smooct_deals=0)
   done = {int(row["step"]) for row in read_snapshot_results(results_path)}
+  os.makedirs(os.path.dirname(results_path), exist_ok=True)
   for path in sorted(glob.glob(os.path.join(directory, "*.npz"))):
     policy = average_profile.from_checkpoint(game, path)
     step = policy.settings["episodes"]
