@@ -207,7 +207,7 @@ def paper_verdict(results):
   step, mean, se = by_slot[last]
   if last - 2 not in by_slot:
     return (f"at the paper's precision: too short ({mean:+.0f} +- {se:.0f} "
-            f"at {step:,}, no point at {(last - 2) * PAPER_SPACING:,})")
+            f"at {step:,}, no point two evaluations earlier)")
   _, before, before_se = by_slot[last - 2]
   above = mean - always_call[0] > 2 * math.hypot(se, always_call[1])
   rising = mean - before > 2 * math.hypot(se, before_se)
