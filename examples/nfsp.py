@@ -108,6 +108,9 @@ flags.DEFINE_boolean("double_q", None, "Bootstrap as double DQN does (the "
                      "Q-network picks, the target network values): a "
                      "diagnostic of overestimation, not the papers' "
                      "(preset's: off).")
+flags.DEFINE_float("td_error_clip", None, "c > 0: the Huber loss, the TD "
+                   "error's gradient clipped to [-c, c] as Mnih et al. clip "
+                   "it; not the papers' (preset's: 0, none).")
 flags.DEFINE_integer("min_buffer_size_to_learn", None, "Records a memory needs "
                      "before its network trains (preset's).")
 flags.DEFINE_float("reward_scale", None, "Reward multiplier (preset's).")

@@ -10,11 +10,14 @@ DQN's own `learning_step`, in the run's precision and in float32, printing
 per update the loss (half the mean squared TD error), the largest weight and
 the largest activation of the last hidden layer on the batch's states: a
 slow drift or one bad batch, a rounding artefact of bfloat16 or plain SGD's
-own instability.
+own instability. `--replay_clips` replays the same updates also with the
+TD error clipped (`DQNConfig.td_error_clip`, the Huber loss): whether that
+remedy holds the very call that diverged.
 
   python docs/figures/nfsp_lhe_divergence.py --precision bfloat16 \\
       --set double_q=True --set reward_scale=0.1 \\
-      --checkpoint runs/nfsp_lhe_double_q/rewards_1_10/checkpoint.npz
+      --checkpoint runs/nfsp_lhe_double_q/rewards_1_10/checkpoint.npz \\
+      --replay_clips 0,24,10,1
 
 writes the replay to `data/nfsp_lhe_diagnostics/divergence_<episodes>.csv`
 (<episodes>: where the error was raised).
@@ -45,8 +48,9 @@ def _recording(learner, kept):
   learner.learning_batches = learning_batches
 
 
-def replay(learner, kept, precision):
-  """Rows of the kept call's updates replayed one by one in `precision`."""
+def replay(learner, kept, precision, clip):
+  """Rows of the kept call's updates replayed one by one in `precision`
+  with the TD error clipped at `clip` (0: not)."""
   from nfsp_spiel.core.quiet_tensorflow import tf  # pylint: disable=g-import-not-at-top
   from nfsp_spiel.nfsp import networks  # pylint: disable=g-import-not-at-top
   run_precision = learner.config.precision
@@ -56,6 +60,7 @@ def replay(learner, kept, precision):
     values.append(tf.constant(np.int64(kept["updates"])))
     settings = {k: tf.constant(v)
                 for k, v in learner.learning_settings().items()}
+    settings["td_error_clip"] = tf.constant(np.float32(clip))
     records = kept["records"][0]
     states = records[..., learner.columns["state"][0]:
                      learner.columns["state"][1]]
@@ -65,7 +70,7 @@ def replay(learner, kept, precision):
       hidden = networks.last_hidden(weights, states[update])
       values, loss = learner.learning_step(
           values, settings, None, tf.constant(records[update:update + 1]))
-      rows.append({"precision": precision,
+      rows.append({"precision": precision, "td_error_clip": clip,
                    "update": kept["updates"] + update + 1,
                    "loss": float(loss),
                    "largest_hidden": float(np.max(hidden)),
@@ -83,6 +88,9 @@ def main():
   nfsp_runs.add_checkpoint_arguments(parser)
   parser.add_argument("--episodes", type=int, default=200_000,
                       help="episodes past the checkpoint to look in")
+  parser.add_argument("--replay_clips", default="0",
+                      help="comma-separated TD-error clips to replay the "
+                      "failed call with (0: as the run learned)")
   args = parser.parse_args()
   from nfsp_spiel.core.quiet_tensorflow import tf  # pylint: disable=g-import-not-at-top
   tf.config.threading.set_intra_op_parallelism_threads(1)
@@ -108,9 +116,10 @@ def main():
   rows = []
   for agent in diverged:
     learner = agent.best_response_learner
-    for precision in dict.fromkeys((args.precision, "float32")):
-      rows += [{"agent": agent.player_id, **row}
-               for row in replay(learner, kept[learner], precision)]
+    for clip in [float(c) for c in args.replay_clips.split(",")]:
+      for precision in dict.fromkeys((args.precision, "float32")):
+        rows += [{"agent": agent.player_id, **row}
+                 for row in replay(learner, kept[learner], precision, clip)]
   path = os.path.join(figure_runs.HERE, "data", "nfsp_lhe_diagnostics",
                       f"divergence_{driver.episodes}.csv")
   with open(path, "w", newline="", encoding="utf-8") as f:

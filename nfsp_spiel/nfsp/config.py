@@ -120,6 +120,13 @@ class DQNConfig:
       without one, the Q-network) values it. Not the papers' (False): a
       diagnostic of Q-learning's overestimation, which the max over noisy
       estimates of eq. 6.1 is known for.
+    td_error_clip: c > 0 replaces eq. 6.1's squared error by the Huber
+      loss of threshold c: the TD error's gradient is clipped to [-c, c],
+      as Mnih et al. (2015) clip theirs (at 1, with rewards clipped to
+      [-1, 1]). 0: none, the papers' (sec. 4.3 "vanilla SGD";
+      `qlearner.lua`). Not the papers': a remedy tried for the Limit
+      Hold'em run whose Q-network diverged under plain SGD at 0.1
+      (docs/figures/nfsp_lhe_divergence.py).
   """
   kind = "dqn"
   learning_rate: float = 0.1
@@ -131,11 +138,14 @@ class DQNConfig:
   epsilon_end: float = 0.0
   epsilon_decay_duration: int = 1_000_000
   double_q: bool = False
+  td_error_clip: float = 0.0
 
   def __post_init__(self):
     _check("DQNConfig", self, [
         ("double_q", isinstance(self.double_q, bool),
          "True or False"),
+        ("td_error_clip", self.td_error_clip >= 0,
+         "non-negative (0: the squared error, no clipping)"),
         ("learning_rate", self.learning_rate > 0, "positive"),
         ("target_refit_every", self.target_refit_every >= 0,
          "a non-negative integer (0: no target network)"),
@@ -151,8 +161,9 @@ class DQNConfig:
   def shapes(self):
     """What must be equal for learners to be stacked in a population
     (`nfsp_spiel.nfsp.stacked_learning`): whether there is a target
-    network."""
-    return {"target network": self.target_refit_every > 0}
+    network, and the bootstrap rule (the stacked graph is member 0's)."""
+    return {"target network": self.target_refit_every > 0,
+            "double_q": self.double_q}
 
   def build(self, state_size, num_actions, config, rng):
     """The learner (`nfsp_spiel.nfsp.dqn.DQN`) for an agent of `config`."""

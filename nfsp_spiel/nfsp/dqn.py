@@ -12,7 +12,8 @@ own Q-learner (`fsp/learner/qlearner.lua`), at which the papers' SGD stepsize
 0.1 was tuned (the full mean would double every step). The maximum over a'
 is taken over the legal actions of s' only
 (OpenSpiel's games have no duplicate actions for illegal raises, unlike the
-thesis' modified environment of sec. 6.5).
+thesis' modified environment of sec. 6.5). `td_error_clip` (not the papers')
+swaps the squared error for the Huber loss, as Mnih et al. do.
 
 M_RL, a circular buffer of transitions, belongs to the learner. `DQN` is
 one of NFSP's best-response learners (`nfsp_spiel.nfsp.arm` is the other),
@@ -118,6 +119,7 @@ class DQN:
 
   def learning_settings(self):
     return {"learning_rate": np.float32(self.learning_rate),
+            "td_error_clip": np.float32(self.settings.td_error_clip),
             "target_refit_every": np.int64(max(self.target_refit_every, 1))}
 
   def learning_step(self, values, settings, calls, records):
@@ -136,7 +138,7 @@ class DQN:
         batch[name] = batch[name][:, 0]
       batch["action"] = tf.cast(batch["action"], tf.int32)
       step_loss, new_weights = networks.sgd_update(
-          lambda w: self.loss(batch, w, targets),  # pylint: disable=cell-var-from-loop
+          lambda w: self.loss(batch, w, targets, settings["td_error_clip"]),  # pylint: disable=cell-var-from-loop
           weights, settings["learning_rate"])
       new_updates = updates + 1
       if targets is not None:  # refit every `target_refit_every` updates
@@ -150,11 +152,13 @@ class DQN:
           active, step_loss, loss)
     return [*weights, *(targets or []), updates], loss
 
-  def loss(self, batch, weights=None, targets=None):
+  def loss(self, batch, weights=None, targets=None, clip=None):
     """Half the mean squared TD error of eq. 6.1 on a batch of transitions,
     at `weights` (default: the Q-network's) bootstrapping from `targets`
     (default: the target network's, or the Q-network's where there is
-    none)."""
+    none); where `clip` (default: `td_error_clip`, a tensor in learning
+    steps, so that stacked members may differ) is positive, the Huber loss
+    of that threshold, whose gradient is the TD error clipped to it."""
     if weights is None:
       weights = self.q_network.weights
       if self.target_network is not None:
@@ -175,7 +179,9 @@ class DQN:
     values = tf.gather(networks.outputs(weights, batch["state"],
                                         self.config.precision),
                        batch["action"], batch_dims=1)
-    return 0.5 * tf.reduce_mean(tf.square(tf.stop_gradient(target) - values))
+    if clip is None:
+      clip = self.settings.td_error_clip
+    return tf.reduce_mean(huber(tf.stop_gradient(target) - values, clip))
 
   def acting_variables(self):
     return self.q_network.weights
@@ -221,6 +227,16 @@ class DQN:
   def load_state_arrays(self, arrays):
     del arrays
     self.refresh()
+
+
+def huber(errors, clip):
+  """Per error, half its square, or where `clip` > 0 the Huber loss of
+  threshold `clip`: the same within it, linear of slope `clip` beyond."""
+  size = tf.abs(errors)
+  clip = tf.cast(clip, errors.dtype)
+  inside = tf.minimum(size, clip)
+  clipped = 0.5 * tf.square(inside) + clip * (size - inside)
+  return tf.where(clip > 0, clipped, 0.5 * tf.square(errors))
 
 
 def epsilon_greedy(q_values, legal, epsilon):

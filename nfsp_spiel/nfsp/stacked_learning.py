@@ -58,7 +58,7 @@ def check_stackable(configs):
         raise ValueError(
             f"population member {k} has {mine.kind} {name}={value!r}, member"
             f" 0 {theirs.shapes()[name]!r}: members must share it (it sets a "
-            "shape)")
+            "shape or the learning graph)")
 
 
 class StackedPart:

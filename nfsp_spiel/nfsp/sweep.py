@@ -26,7 +26,8 @@ CONFIG_FLAGS = (
     "hidden_layers", "replay_buffer_capacity", "reservoir_buffer_capacity",
     "reservoir_buffer_kind", "anticipatory_param", "rl_learning_rate",
     "epsilon_start", "epsilon_schedule", "epsilon_decay", "learn_every",
-    "target_refit_every", "double_q", "min_buffer_size_to_learn",
+    "target_refit_every", "double_q", "td_error_clip",
+    "min_buffer_size_to_learn",
     "reward_scale", "init",
     "memory_dtype", "device", "precision")
 

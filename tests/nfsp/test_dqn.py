@@ -149,6 +149,38 @@ def test_an_update_moves_q_by_the_gradient_of_half_the_squared_error():
                              atol=1e-7)
 
 
+def test_td_error_clip_is_the_huber_loss():
+  """td_error_clip=c (Mnih et al. 2015): half the squared TD error within
+  c, c (|error| - c / 2) beyond; one SGD step on a single transition moves
+  the taken action's output bias by lr * clip(target - Q, -c, c)."""
+  rng = np.random.default_rng(5)
+  config = nfsp.NFSPConfig(hidden_layers=(5,)).replace(td_error_clip=0.5,
+                                                       target_refit_every=0)
+  learner = dqn.DQN(4, 3, config, rng)
+  batch = {"state": rng.random((8, 4)).astype(np.float32),
+           "action": rng.integers(3, size=8).astype(np.int32),
+           "reward": np.array([-3, -1, -0.2, 0, 0.1, 0.4, 1, 3], np.float32),
+           "next_state": np.zeros((8, 4), np.float32),
+           "next_legal": np.zeros((8, 3), np.float32),
+           "done": np.ones(8, np.float32)}
+  errors = batch["reward"] - learner.q_values(batch["state"])[
+      np.arange(8), batch["action"]]
+  assert (np.abs(errors) > 0.5).sum() >= 3 and (np.abs(errors) < 0.5).any()
+  expected = np.where(np.abs(errors) <= 0.5, 0.5 * errors ** 2,
+                      0.5 * (np.abs(errors) - 0.25))
+  loss = learner.loss({k: tf.constant(v) for k, v in batch.items()})
+  assert float(loss) == pytest.approx(expected.mean(), rel=1e-5)
+  first = {k: v[:1] for k, v in batch.items()}  # error near -3: clipped
+  bias = learner.q_network.numpy_weights()[-1]
+  action = first["action"][0]
+  learner.learn(tf.constant(transitions.records(
+      learner.record_fields(), **first)[None], tf.float32))
+  moved = learner.q_network.numpy_weights()[-1] - bias
+  np.testing.assert_allclose(moved[action], 0.1 * -0.5, rtol=1e-5)
+  with pytest.raises(ValueError, match="td_error_clip=-1"):
+    nfsp.DQNConfig(td_error_clip=-1)
+
+
 def test_torch_initialisation_bounds():
   """Torch7's nn.Linear default: weights and biases in +-1/sqrt(fan_in)."""
   rng = np.random.default_rng(0)

@@ -75,11 +75,11 @@ def test_members_are_the_runs_they_would_be_alone(leduc, learning):
 # Slow: 45 s; test_members_are_the_runs_they_would_be_alone stays (seeds).
 @pytest.mark.slow
 def test_a_sweep_is_one_population(leduc):
-  """Members differing in learning rates, eta, exploration, target refits
-  and M_SL's kind are each their single run."""
+  """Members differing in learning rates, eta, exploration, target refits,
+  TD-error clipping and M_SL's kind are each their single run."""
   configs = [SMALL, SMALL.replace(rl_learning_rate=0.05, anticipatory_param=0.5,
                                   sl_learning_rate=0.01, epsilon_start=0.2,
-                                  target_refit_every=50,
+                                  target_refit_every=50, td_error_clip=0.05,
                                   reservoir_buffer_kind="exponential_reservoir")]
   pop = population.Population(leduc, configs, [6, 6], GAMES,
                               learning="stacked")
@@ -170,6 +170,8 @@ def test_members_must_share_shapes(leduc):
   with pytest.raises(ValueError, match="target network"):
     population.Population(leduc, [SMALL, SMALL.replace(target_refit_every=0)],
                           [0, 2])
+  with pytest.raises(ValueError, match="double_q"):  # member 0's graph
+    population.Population(leduc, [SMALL, SMALL.replace(double_q=True)], [0, 2])
   with pytest.raises(ValueError, match="2 configs for 3 seeds"):
     population.Population(leduc, [SMALL, SMALL], [0, 2, 4])
   with pytest.raises(ValueError, match="learns with arm"):
