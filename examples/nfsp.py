@@ -139,6 +139,12 @@ flags.DEFINE_enum("backend", "auto", ["auto", "tree", "states"],
                   "about 10^6 histories: Tic-Tac-Toe, Liar's Dice), pyspiel "
                   "states, or a tree where the game has at most 200k.")
 flags.DEFINE_integer("seed", 0, "Seed of agents and games.")
+flags.DEFINE_string("branch_from", None, "A fresh run starts from this "
+                    "checkpoint of another run (its agents, memories and "
+                    "games), with this run's settings: they may differ from "
+                    "its own in how agents learn and explore (learning "
+                    "rates, eta, exploration, reward scale, double_q, "
+                    "td_error_clip); written to <output_dir>/branch.json.")
 flags.DEFINE_string("seeds", None, "Train a population, one member per seed "
                     "(each the run of --seed=that seed): ranges a-b and "
                     "seeds, comma-separated (0-7, 0,2,4), the game's number "
@@ -193,7 +199,7 @@ def main(argv):
   driver_settings = drivers.DriverSettings(
       FLAGS.driver, FLAGS.num_games, FLAGS.backend, FLAGS.learn_locksteps,
       FLAGS.population_learning, FLAGS.actors, FLAGS.ray_address,
-      FLAGS.learner_gpus, FLAGS.locksteps)
+      FLAGS.learner_gpus, FLAGS.locksteps, FLAGS.branch_from)
   with run_flags.flag_errors():
     driver_settings.check(population)
   if FLAGS.seeds is not None and FLAGS["seed"].present:
@@ -231,9 +237,11 @@ def main(argv):
                                                 driver_settings, members)
   except ImportError as error:  # Ray, which --actors needs
     sys.exit(f"error: --actors={FLAGS.actors}: {error}")
+  branch = FLAGS.branch_from and (FLAGS.branch_from, functools.partial(
+      drivers.branch, resumed_driver, FLAGS.branch_from))
   run, driver = run_flags.open_run(
       functools.partial(plot, metric, population), resumed_driver,
-      new_driver, length="episodes")
+      new_driver, length="episodes", branch=branch)
   if members:
     loop = nfsp_training.PopulationLoop(game, members, driver, settings)
     print(f"{len(loop)} members, each the config below with its own "

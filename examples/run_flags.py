@@ -20,6 +20,7 @@ that starts with the setting, `seeds=0-x: ...`) is a usage error too.
 import contextlib
 import difflib
 import functools
+import json
 import os
 import sys
 import tempfile
@@ -216,9 +217,12 @@ def open_directory(**kwargs):
              f"({error.filename}); give a folder that exists or can be made")
 
 
-def open_run(plot, restore, fresh, length=None, unit=None):
+def open_run(plot, restore, fresh, length=None, unit=None, branch=None):
   """(RunDirectory, solver): `restore(checkpoint_path)` when resuming, else
-  `fresh()`; `plot(curve_csv, png)` draws the curve. `length` names the flag
+  `fresh()`, or where `branch` = (path, make) is given, `make()`: (solver,
+  changed settings {name: [there, here]}) restored from another run's
+  checkpoint at `path`, the changes printed and written to
+  <output_dir>/branch.json; `plot(curve_csv, png)` draws the curve. `length` names the flag
   that ends the run (`episodes`, `iterations`): a run resumed at or past it
   (the same command again) ends the binary, saying so. `unit`: what a step
   counts (default: `length`). The run stops within seconds on Ctrl-C
@@ -248,11 +252,30 @@ def open_run(plot, restore, fresh, length=None, unit=None):
       if run.kept_previous:
         print("the earlier run's curve is kept as "
               + ", ".join(os.path.basename(p) for p in run.kept_previous))
-      solver = fresh()
+      solver = fresh() if branch is None else _branched(branch, directory)
   except ValueError as error:  # the algorithm refuses these settings
     sys.exit(f"error: {error}")
   run.catch_stop_signals()
   return run, solver
+
+
+def _branched(branch, directory):
+  """The solver `branch` = (path, make) restores, its changes said and
+  kept."""
+  path, make = branch
+  try:
+    solver, changed = make()
+    step = checkpoints.read_progress(path).get("step")
+  except checkpoints.CheckpointError as error:
+    sys.exit(f"error: {error}")
+  print(f"branched from {path} (step {step}), changing "
+        + (", ".join(f"{name} {there!r} -> {here!r}"
+                     for name, (there, here) in changed.items()) or "nothing"))
+  with open(os.path.join(directory, "branch.json"), "w",
+            encoding="utf-8") as f:
+    json.dump({"from": os.path.abspath(path), "step": step,
+               "changed": changed}, f, indent=1)
+  return solver
 
 
 def _end_if_finished(run, length):

@@ -77,6 +77,24 @@ figure draws them as error bars. Its rule:
    the paper's settings lacked; if it does not learn, or is worse, double
    Q's target is needed too.
 
+6. *Does clipping the TD error hold the run?* (written before either
+   branch had data). Seed 0 diverged at 2,078,488 episodes under plain SGD
+   at 0.1 (`nfsp_lhe_divergence.py`). Replayed with the TD error clipped
+   (`DQNConfig.td_error_clip`, the Huber loss), that call's weights grew to
+   3e4 at 24, stayed at their maximum before the call (21) at 10 and 1:
+   the clip is the largest of those that held it, 10 (rewards / 10, so 100
+   chips). Each seed's run branches from its last checkpoint with
+   `--td_error_clip 10` (`examples/nfsp.py --branch_from`, nothing else
+   changed): `runs/nfsp_lhe_double_q/clip10_from_2050k` (seed 0, named
+   `clip10_seed0`) and `clip10_seed1_from_950k` (`clip10_seed1`). The
+   branch *holds* if it passes its parent's last episode (seed 0: the
+   divergence) by 250k episodes without diverging, else it *diverges at*
+   its step. Its paper-precision points (`--snapshot`) continue the
+   parent's: rule 4 is judged on the parent's points followed by the
+   branch's, and at each branch point the average strategy is *better*,
+   *worse* or *no different* than the parent's last paper-precision point
+   by twice their combined standard error.
+
 4. *The issue's target at the paper's precision*: at the last checkpoint
    within `PAPER_SLACK` episodes of a multiple of `PAPER_SPACING`, the
    average strategy's result is above always-call's on the same deals by

@@ -28,7 +28,13 @@ _HEADERLESS = {"agent0/config": "NFSP", "strategy0": "XFP",
 
 
 class CheckpointError(ValueError):
-  """A checkpoint that cannot be restored here; nothing was changed."""
+  """A checkpoint that cannot be restored here; nothing was changed.
+  `differing`: the config fields in which it differs from the expected
+  header, where that was the reason (else empty)."""
+
+  def __init__(self, message, differing=()):
+    super().__init__(message)
+    self.differing = tuple(differing)
 
 
 def path_of(path):
@@ -195,7 +201,7 @@ def check(path, found, expected, ignore=(), defaults=None, upgrade=None):
     fields = ", ".join(f"{key}: {_shown(saved, key)} there, "
                        f"{_shown(ours, key)} here" for key in differing)
     raise CheckpointError(f"{path!r} holds {describe(found)} with other "
-                          f"settings ({fields})")
+                          f"settings ({fields})", differing)
 
 
 def _shown(config, key):

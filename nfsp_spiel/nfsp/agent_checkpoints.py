@@ -22,6 +22,15 @@ from nfsp_spiel.nfsp.config import complete_header
 # Config fields a checkpoint may differ in: where a run resumes (a GPU run on
 # a CPU) does not change what it learns.
 IGNORED_FIELDS = ("device",)
+# Config fields a run branched from another run's checkpoint may change
+# (`drivers.branch`): how the agents learn and explore, nothing that shapes an
+# array, a memory or the games in flight.
+BRANCH_FIELDS = (
+    "sl_learning_rate", "anticipatory_param", "reward_scale",
+    "best_response.learning_rate", "best_response.epsilon_start",
+    "best_response.epsilon_schedule", "best_response.epsilon_decay",
+    "best_response.epsilon_end", "best_response.epsilon_decay_duration",
+    "best_response.double_q", "best_response.td_error_clip")
 
 
 def header(agent, algorithm="NFSP agent", game=None, **settings):
@@ -31,9 +40,10 @@ def header(agent, algorithm="NFSP agent", game=None, **settings):
       **agent.config.header_fields(), **settings})
 
 
-def read(path, expected):
-  """`checkpoints.read` for NFSP headers, of either form."""
-  return checkpoints.read(path, expected, IGNORED_FIELDS,
+def read(path, expected, ignore=()):
+  """`checkpoints.read` for NFSP headers, of either form (config fields in
+  `ignore` may differ besides `IGNORED_FIELDS`)."""
+  return checkpoints.read(path, expected, (*IGNORED_FIELDS, *ignore),
                           upgrade=complete_header)
 
 
@@ -68,12 +78,13 @@ def agent_arrays(agent):
   return arrays
 
 
-def check_agent_arrays(agent, data, path):
+def check_agent_arrays(agent, data, path, ignore=()):
   """Raises if `data` (`agent_arrays`' output) was written by an agent of
-  another configuration, player or size (`path` names it)."""
+  another configuration (but for the fields in `ignore`), player or size
+  (`path` names it)."""
   saved = checkpoints.header("NFSP agent", None,
                              json.loads(str(data["config"])))
-  checkpoints.check(path, saved, header(agent), IGNORED_FIELDS,
+  checkpoints.check(path, saved, header(agent), (*IGNORED_FIELDS, *ignore),
                     upgrade=complete_header)
   shape = [agent.player_id, agent.state_size, agent.num_actions]
   if [int(x) for x in data["shape"]] != shape:
@@ -82,9 +93,10 @@ def check_agent_arrays(agent, data, path):
         f"{tuple(data['shape'])}, this one is {tuple(shape)}")
 
 
-def load_agent_arrays(agent, data, path):
-  """Restores `agent` from `agent_arrays`' output after checking it."""
-  check_agent_arrays(agent, data, path)
+def load_agent_arrays(agent, data, path, ignore=()):
+  """Restores `agent` from `agent_arrays`' output after checking it (config
+  fields in `ignore` may differ)."""
+  check_agent_arrays(agent, data, path, ignore)
   for name, network in agent.networks().items():
     network.assign([data[f"{name}_{i}"] for i in range(len(network.weights))])
   learner = agent.best_response_learner
@@ -124,12 +136,13 @@ def save_agents(path, game, agents, progress=None, settings=None,
                                         **(settings or {})), arrays, progress)
 
 
-def read_agents(path, game, agents, settings=None):
+def read_agents(path, game, agents, settings=None, ignore=()):
   """Reads and checks `save_agents`' file for `agents` (or copies of the same
   configuration): returns (each agent's arrays, the `extra` arrays). Another
-  game, configuration, driver setting or agent size raises
-  `checkpoints.CheckpointError`."""
-  data = read(path, header(agents[0], "NFSP", game, **(settings or {})))
+  game, configuration (but for the fields in `ignore`), driver setting or
+  agent size raises `checkpoints.CheckpointError`."""
+  data = read(path, header(agents[0], "NFSP", game, **(settings or {})),
+              ignore)
   parts = [{k[len(f"agent{p}/"):]: v for k, v in data.items()
             if k.startswith(f"agent{p}/")} for p in range(len(agents))]
   if not all(parts):
@@ -138,14 +151,14 @@ def read_agents(path, game, agents, settings=None):
   extra = {k: v for k, v in data.items() if not k.startswith("agent")
            and k != "game"}
   for agent, part in zip(agents, parts):
-    check_agent_arrays(agent, part, path)
+    check_agent_arrays(agent, part, path, ignore)
   return parts, extra
 
 
-def restore_agents(path, game, agents, settings=None):
+def restore_agents(path, game, agents, settings=None, ignore=()):
   """Restores `save_agents`' file into `agents`; returns its `extra` arrays.
   A checkpoint `read_agents` refuses changes no agent."""
-  parts, extra = read_agents(path, game, agents, settings)
+  parts, extra = read_agents(path, game, agents, settings, ignore)
   for agent, part in zip(agents, parts):
-    load_agent_arrays(agent, part, path)
+    load_agent_arrays(agent, part, path, ignore)
   return extra

@@ -8,13 +8,19 @@ learner (`distributed.DistributedSelfPlay`), or, for the members of
 `DriverSettings.check` refuses settings that do not go together, in
 `ValueError`s that start with the setting as `examples/nfsp.py`'s flag names
 it (`actors=2 runs ...`); `makers` returns (new driver, resumed driver)
-makers, as `run_directory` users open a run.
+makers, as `run_directory` users open a run, and `branch` starts a run from
+another run's checkpoint with some learning settings changed.
 
 The drivers import TensorFlow (and Ray): `makers` imports them, so that the
 settings are checked at once.
 """
 
 import dataclasses
+import json
+
+from nfsp_spiel.core import checkpoints
+from nfsp_spiel.nfsp import agent_checkpoints
+from nfsp_spiel.nfsp import config as config_lib
 
 
 class DriverLoop:
@@ -45,7 +51,9 @@ class DriverSettings:
   population's and each Ray actor's (but `learn_locksteps`, one run's
   alone); `population_learning`: a population's `learning`; `actors` > 0:
   that many Ray actors (`distributed.DistributedConfig`, with
-  `ray_address`, `learner_gpus` and `locksteps`, None: its default)."""
+  `ray_address`, `learner_gpus` and `locksteps`, None: its default);
+  `branch_from`: another run's checkpoint a fresh run starts from
+  (`branch`)."""
   driver: str = "selfplay"
   num_games: int = 128
   backend: str = "auto"
@@ -55,6 +63,7 @@ class DriverSettings:
   ray_address: str | None = None
   learner_gpus: float = 0.0
   locksteps: int | None = None
+  branch_from: str | None = None
 
   def check(self, population=False):
     """Refuses settings that do not go together; `population`: the agents
@@ -72,6 +81,37 @@ class DriverSettings:
       raise ValueError(f"learn_locksteps={self.learn_locksteps} sets one "
                        "batched self-play run's learning (--driver="
                        "selfplay, no --actors, --seeds or --sweep)")
+    if self.branch_from is not None and (self.actors or population):
+      raise ValueError(f"branch_from={self.branch_from!r} starts one run "
+                       "(no --actors, --seeds or --sweep) from another "
+                       "run's checkpoint")
+
+
+def branch(resumed, path):
+  """(driver, changed) where `resumed(path, ignore)` restores the run whose
+  checkpoint is at `path`: its agents, memories, games in flight and random
+  streams continue under this run's settings, which may differ from that
+  run's in `agent_checkpoints.BRANCH_FIELDS` only (how agents learn and
+  explore); `changed`: {field: [that run's value, this run's]}, empty where
+  nothing differs. A difference in any other setting raises
+  `checkpoints.CheckpointError` naming it."""
+  try:
+    return resumed(path, ()), {}
+  except checkpoints.CheckpointError as error:
+    differing = error.differing
+    refused = [f for f in differing if f not in agent_checkpoints.BRANCH_FIELDS]
+    if not differing or refused:
+      if refused:
+        raise checkpoints.CheckpointError(
+            f"{error}; a branch may change only "
+            f"{', '.join(agent_checkpoints.BRANCH_FIELDS)}, not "
+            f"{', '.join(refused)}", refused) from error
+      raise
+  driver = resumed(path, differing)
+  there = config_lib.complete_header(
+      checkpoints.read_header(path)["config"])
+  here = json.loads(driver.agents[0].config.to_json())
+  return driver, {f: [there.get(f), here.get(f)] for f in differing}
 
 
 def makers(game, config, seed, settings, members=()):
@@ -111,10 +151,11 @@ def makers(game, config, seed, settings, members=()):
   if settings.driver == "rl_environment":
     loop = rl_loop.RLEnvironmentLoop
     return (lambda: loop(game, agents(), seed),
-            lambda path: loop.restore(game, path, agents(), seed))
+            lambda path, ignore=(): loop.restore(game, path, agents(), seed,
+                                                 ignore))
   kwargs = dict(num_games=settings.num_games, seed=seed,
                 backend=settings.backend,
                 learn_locksteps=settings.learn_locksteps or 1)
   return (lambda: selfplay.SelfPlay(game, agents(), **kwargs),
-          lambda path: selfplay.SelfPlay.restore(game, path, agents(),
-                                                 **kwargs))
+          lambda path, ignore=(): selfplay.SelfPlay.restore(
+              game, path, agents(), ignore, **kwargs))

@@ -51,9 +51,11 @@ class RLEnvironmentLoop:
                                          progress, self._settings(self.seed))
 
   @classmethod
-  def restore(cls, game, path, agents, seed=0):
-    """The loop with `save`'s agents restored into `agents`."""
-    agent_checkpoints.restore_agents(path, game, agents, cls._settings(seed))
+  def restore(cls, game, path, agents, seed=0, ignore=()):
+    """The loop with `save`'s agents restored into `agents` (config fields in
+    `ignore` may differ)."""
+    agent_checkpoints.restore_agents(path, game, agents, cls._settings(seed),
+                                     ignore)
     return cls(game, agents, seed)
 
   @staticmethod

@@ -184,22 +184,23 @@ class SelfPlay:
     return arrays
 
   @classmethod
-  def restore(cls, game, path, agents, **settings):
+  def restore(cls, game, path, agents, ignore=(), **settings):
     """The driver `cls(game, agents, **settings)` continued exactly where
     `save` stopped: a resumed run takes the same steps as one that was never
-    interrupted. A checkpoint of another game, configuration or driver
-    raises `checkpoints.CheckpointError` (and `agents` stay as they were)."""
+    interrupted. A checkpoint of another game, configuration (but for the
+    config fields in `ignore`) or driver raises `checkpoints.CheckpointError`
+    (and `agents` stay as they were)."""
     driver = cls(game, agents, **settings)
-    driver._load(path)  # pylint: disable=protected-access
+    driver._load(path, ignore)  # pylint: disable=protected-access
     return driver
 
   def waiting_moves(self):
     """Per player, the games where a move waits for its transition."""
     return [int(moves.waiting.sum()) for moves in self._moves]
 
-  def _load(self, path):
+  def _load(self, path, ignore=()):
     self.load_driver_arrays(agent_checkpoints.restore_agents(
-        path, self.game, self.agents, self.driver_settings()))
+        path, self.game, self.agents, self.driver_settings(), ignore))
 
   def load_driver_arrays(self, data):
     """Restores `driver_arrays()`' output (after the agents)."""

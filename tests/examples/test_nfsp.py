@@ -3,6 +3,7 @@
 (the members, their rows and the bands are tests/nfsp/test_sweep.py's and
 tests/run/test_nfsp_training.py's)."""
 
+import json
 import os
 import subprocess
 import sys
@@ -110,3 +111,25 @@ def test_nfsp_binary_measures_lhe_against_the_baseline_and_lbr(tmp_path):
       check=False)
   assert "--lbr_hands=3: LBR plays each deal in both seats" in result.stderr
 
+
+
+def test_a_run_branches_from_another_runs_checkpoint(tmp_path):
+  """--branch_from: a fresh run continues another run's checkpoint with a
+  learning setting changed, says so in branch.json, and its curve goes on
+  from that run's step; a setting that shapes an array is refused."""
+  parent = tmp_path / "parent"
+  _run(parent, "--episodes=1000")
+  child = tmp_path / "child"
+  rows = _run(child, "--episodes=2000", "--td_error_clip=1",
+              f"--branch_from={parent / 'checkpoint.npz'}")
+  assert [row["step"] for row in rows][0] >= 2000 and len(rows) == 1
+  with open(child / "branch.json", encoding="utf-8") as f:
+    branch = json.load(f)
+  assert branch["changed"] == {"best_response.td_error_clip": [0.0, 1.0]}
+  assert 1000 <= branch["step"] < 1100
+  result = subprocess.run(
+      _command(tmp_path / "wider", "--episodes=2000", "--hidden_layers=9",
+               f"--branch_from={parent / 'checkpoint.npz'}"),
+      capture_output=True, text=True, timeout=300, check=False)
+  assert result.returncode != 0
+  assert "a branch may change only" in result.stderr.splitlines()[-1]

@@ -8,6 +8,7 @@ import pyspiel
 import pytest
 
 import nfsp_spiel  # noqa: F401
+from nfsp_spiel.core import checkpoints
 from nfsp_spiel.nfsp import drivers
 from nfsp_spiel.nfsp import population
 from nfsp_spiel.nfsp import rl_loop
@@ -33,7 +34,9 @@ CONFIG = NFSPConfig.leduc().replace(hidden_layers=(8,),
      "self-play run's learning"),
     (dict(learn_locksteps=8, driver="rl_environment"), False,
      "learn_locksteps=8 sets one"),
-    (dict(learn_locksteps=8, actors=2), False, "learn_locksteps=8 sets one")])
+    (dict(learn_locksteps=8, actors=2), False, "learn_locksteps=8 sets one"),
+    (dict(branch_from="a.npz"), True, "branch_from='a.npz' starts one run"),
+    (dict(branch_from="a.npz", actors=2), False, "branch_from='a.npz'")])
 def test_settings_that_do_not_go_together_are_refused(settings, population,
                                                       error):
   with pytest.raises(ValueError, match="^" + re.escape(error)):
@@ -64,6 +67,38 @@ def test_one_runs_driver_is_made_new_and_resumed(tmp_path, settings, kind):
   path = driver.save(tmp_path / "checkpoint.npz")
   again = resumed(path)
   assert isinstance(again, kind) and again.episodes == driver.episodes
+
+
+@pytest.mark.parametrize("settings", [
+    drivers.DriverSettings(num_games=4),
+    drivers.DriverSettings(driver="rl_environment")])
+def test_a_branch_continues_another_runs_agents_with_new_learning_settings(
+    tmp_path, settings):
+  """`branch`: the other run's agents, memories and clock under this run's
+  settings, which may change how agents learn (here TD-error clipping and
+  the SL rate) but not what shapes an array."""
+  game = pyspiel.load_game("kuhn_poker")
+  parent = drivers.makers(game, CONFIG, 3, settings)[0]()
+  parent.play(60)
+  path = parent.save(tmp_path / "parent.npz")
+  changed = CONFIG.replace(td_error_clip=1.0, sl_learning_rate=0.05)
+  resumed = drivers.makers(game, changed, 3, settings)[1]
+  child, changes = drivers.branch(resumed, path)
+  assert changes == {"best_response.td_error_clip": [0.0, 1.0],
+                     "sl_learning_rate": [CONFIG.sl_learning_rate, 0.05]}
+  assert child.episodes == parent.episodes
+  assert [agent.config for agent in child.agents] == [changed] * 2
+  for ours, theirs in zip(child.agents, parent.agents):
+    for mine, other in zip(ours.acting_weights(), theirs.acting_weights()):
+      for a, b in zip(mine, other):
+        np.testing.assert_array_equal(a, b)
+  same = drivers.makers(game, CONFIG, 3, settings)[1]
+  assert drivers.branch(same, path)[1] == {}
+  wider = drivers.makers(game, changed.replace(hidden_layers=(9,)), 3,
+                         settings)[1]
+  with pytest.raises(checkpoints.CheckpointError,
+                     match="a branch may change only .* not hidden_layers$"):
+    drivers.branch(wider, path)
 
 
 def test_members_make_a_population(tmp_path):
