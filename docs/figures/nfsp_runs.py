@@ -143,13 +143,10 @@ def _greedy_q(game, checkpoint):
   player's greedy Q policy (the DQN's evaluation policy, the argmax of its
   Q-network over the legal actions), read from the checkpoint as
   `greedy_average` reads an average network's argmax."""
-  import numpy as np  # pylint: disable=g-import-not-at-top
   from nfsp_spiel.nfsp import agent_policies  # pylint: disable=g-import-not-at-top
   from nfsp_spiel.nfsp import average_profile  # pylint: disable=g-import-not-at-top
-  with np.load(checkpoint) as data:
-    networks = [[data[f"agent{p}/q_network_{i}"] for i in range(
-        sum(n.startswith(f"agent{p}/q_network_") for n in data.files))]
-                for p in range(game.num_players())]
+  networks, _ = average_profile.checkpoint_weights(checkpoint,
+                                                   network="q_network")
   return agent_policies.NFSPPolicy(
       game, [average_profile.FrozenAverage(w) for w in networks],
       "greedy_average")

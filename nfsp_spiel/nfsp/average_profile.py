@@ -82,10 +82,11 @@ def _settings(header, prefix):
           if k.startswith(prefix)}
 
 
-def checkpoint_weights(checkpoint, member=None):
+def checkpoint_weights(checkpoint, member=None, network="average_network"):
   """(each player's average-network weights, the run's settings) of the run
   checkpoint at `checkpoint` (an `examples/nfsp.py` run's; `member`: which
-  run of a population's)."""
+  run of a population's); `network` "q_network" reads the best responses'
+  Q-networks instead."""
   checkpoint = checkpoints.path_of(checkpoint)
   if not os.path.isfile(checkpoint):
     raise FileNotFoundError(f"checkpoint={checkpoint!r}: no such file")
@@ -93,8 +94,8 @@ def checkpoint_weights(checkpoint, member=None):
   prefix = _prefix(header, member, checkpoint)
   weights = []
   with np.load(checkpoint, allow_pickle=False) as data:
-    while f"{prefix}agent{len(weights)}/average_network_0" in data.files:
-      agent = f"{prefix}agent{len(weights)}/average_network_"
+    while f"{prefix}agent{len(weights)}/{network}_0" in data.files:
+      agent = f"{prefix}agent{len(weights)}/{network}_"
       layers = sum(n.startswith(agent) for n in data.files)
       weights.append([data[f"{agent}{i}"] for i in range(layers)])
     # The first agent's (steps, episodes, updates): a self-play run's

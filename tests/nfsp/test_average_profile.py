@@ -46,6 +46,12 @@ def test_the_profile_is_the_runs_average_to_the_bit(leduc_run, tmp_path):
       direct.action_probability_array,
       nfsp.NFSPPolicy(game, driver.agents).to_tabular(
       ).action_probability_array)
+  q_networks, _ = average_profile.checkpoint_weights(checkpoint,
+                                                     network="q_network")
+  for weights, agent in zip(q_networks, driver.agents):
+    for ours, theirs in zip(weights, agent.best_response_learner.q_network
+                            .numpy_weights()):
+      np.testing.assert_array_equal(ours, theirs)
   loaded = average_profile.load(game, path)
   assert loaded.settings["game"] == str(game)
   assert loaded.settings["episodes"] == driver.episodes
