@@ -23,7 +23,11 @@ and `--run double_q_rewards_1_10_seed1=...` (added before its data). One
 change at a time (issue 47 item 2): the paper's own target (eq. 6.1's max,
 no `--double_q`) at rewards / 10, seed 0, `runs/nfsp_lhe_double_q/
 plain_q_rewards_1_10` and `--run plain_q_rewards_1_10=...` (added with rule
-5 below, before its data). Each
+5 below, before its data). Rule 6's branches (the first command with
+`--td_error_clip 10 --branch_from runs/nfsp_lhe_double_q/rewards_1_10/
+checkpoint.npz --output_dir runs/nfsp_lhe_double_q/clip10_from_2050k`, and
+with `--seed 1` from `rewards_1_10_seed1` into `clip10_seed1_from_950k`)
+are `--run clip10_seed0=...` and `--run clip10_seed1=...`. Each
 curve is copied to `data/nfsp_lhe_diagnostics/<name>/` (so `fig_nfsp_lhe_diagnostics.png` draws every diagnostic of it beside the
 preset's runs); this script draws `fig_nfsp_lhe_double_q.png` and prints the
 verdicts, each seed judged alone by the rule below.
@@ -105,6 +109,7 @@ figure draws them as error bars. Its rule:
 """
 
 import argparse
+import json
 import math
 import os
 
@@ -115,8 +120,14 @@ import nfsp_runs
 DATA = os.path.join(figure_runs.HERE, "data", "nfsp_lhe_diagnostics")
 RUNS = {"double_q_rewards_1_10": "double Q, rewards / 10, seed 0",
         "double_q_rewards_1_10_seed1": "double Q, rewards / 10, seed 1",
-        "plain_q_rewards_1_10": "plain Q (the paper's), rewards / 10, seed 0"}
+        "plain_q_rewards_1_10": "plain Q (the paper's), rewards / 10, seed 0",
+        "clip10_seed0": "seed 0 branched at 2.05M with the TD error clipped at 10",
+        "clip10_seed1": "seed 1 branched at 950k with the TD error clipped at 10"}
 DOUBLE_Q, PLAIN_Q = "double_q_rewards_1_10", "plain_q_rewards_1_10"
+# Rule 6's branches and the runs they branched from.
+BRANCHES = {"clip10_seed0": DOUBLE_Q,
+            "clip10_seed1": "double_q_rewards_1_10_seed1"}
+HOLD_PAST = 250_000  # episodes past the parent's last a branch must reach
 PRESET = os.path.join(figure_runs.HERE, "data", "nfsp_lhe", "curve.csv")
 PRESET_LABEL = "the preset (plain Q, rewards / 480)"
 PRESET_DIAGNOSTICS = "rewards_1_480"  # the preset's run evaluated every 10k
@@ -236,6 +247,40 @@ def paper_verdict(results):
           f"{before:+.0f} +- {before_se:.0f} two evaluations earlier")
 
 
+def _averages(results):
+  """[(step, mean, s.e.)] of the average strategy in `evaluate_snapshots`'
+  rows."""
+  return [(int(r["step"]), float(r["mbb_per_hand"]), float(r["mbb_stderr"]))
+          for r in results if r["policy"] == "average"]
+
+
+def branch_verdict(rows, branched_at, diverged, parent_results, results):
+  """Rule 6 on a branch's curve `rows`, branched at episode `branched_at`
+  (its branch.json's step), `diverged` (its diverged.txt, or None), its
+  parent's `evaluate_snapshots` rows and its own: lines of text."""
+  reached = int(max((r["step"] for r in rows), default=branched_at))
+  if reached >= branched_at + HOLD_PAST:
+    lines = [f"holds: {reached:,} episodes, {reached - branched_at:,} past "
+             f"the branch at {branched_at:,}"]
+  elif diverged:
+    lines = [f"diverges at {diverged.strip()}"]
+  else:
+    lines = [f"too short: {reached - branched_at:,} of {HOLD_PAST:,} episodes "
+             f"past the branch at {branched_at:,}"]
+  before = [r for r in parent_results if int(r["step"]) <= branched_at]
+  parent = _averages(before)
+  if parent:
+    step, mean, se = parent[-1]
+    words = {1: "better than", -1: "worse than", 0: "no different from"}
+    for at, ours, our_se in _averages(results):
+      order = figure_runs.compare_means((ours, our_se), (mean, se), 0.0)
+      lines.append(f"at {at:,}: {ours:+.0f} +- {our_se:.0f}, {words[order]} "
+                   f"the parent's {mean:+.0f} +- {se:.0f} at {step:,}")
+  lines.append(paper_verdict(before + list(results)) + " (parent's points, "
+               "then the branch's)")
+  return lines
+
+
 def mechanism(rows):
   """(preflop raise frequency, postflop raise frequency, mean best-response
   edge) of the average strategy over the last three evaluations."""
@@ -255,7 +300,7 @@ def draw(runs, path, always_call, snapshots):
                                            sharex=True)
   # The preset's runs in greys, in `runs`' order after this script's.
   colours = dict(zip(RUNS.values(), (figure_style.COLOURS["NFSP"], "#7570b3",
-                                     "#d95f02")))
+                                     "#d95f02", "#1b9e77", "#e7298a")))
   greys = iter(("#999999", "#666666"))
   for label, rows in runs.items():
     colour = colours.get(label) or next(greys)
@@ -304,6 +349,19 @@ def draw(runs, path, always_call, snapshots):
   figure_style.save(figure, path)
 
 
+def _branch_files(name):
+  """(the step a branch was made at, its diverged.txt's text or None)."""
+  folder = os.path.join(DATA, name)
+  with open(os.path.join(folder, figure_runs.BRANCH_NAME),
+            encoding="utf-8") as f:
+    step = json.load(f)["step"]
+  diverged = os.path.join(folder, "diverged.txt")
+  if not os.path.exists(diverged):
+    return step, None
+  with open(diverged, encoding="utf-8") as f:
+    return step, f.read()
+
+
 def main():
   parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
   parser.add_argument("--snapshot", action="append", default=[],
@@ -340,11 +398,18 @@ def main():
        always_call, snapshots)
   for label, rows in runs.items():
     print(f"{label}:")
-    for line in verdicts(rows, preset, always_call):
-      print(f"  {line}")
-    print(f"  {paper_verdict(snapshots[label])}")
+    name = next(n for n, text in RUNS.items() if text == label)
+    if name in BRANCHES:  # rule 6 (rules 1-3 read a run from episode 0)
+      lines = branch_verdict(rows, *_branch_files(name),
+                             snapshots[RUNS[BRANCHES[name]]],
+                             snapshots[label])
+    else:
+      lines = [*verdicts(rows, preset, always_call),
+               paper_verdict(snapshots[label])]
     if label == RUNS[PLAIN_Q] and RUNS[DOUBLE_Q] in runs:
-      print(f"  {change_verdict(rows, runs[RUNS[DOUBLE_Q]])}")
+      lines.append(change_verdict(rows, runs[RUNS[DOUBLE_Q]]))
+    for line in lines:
+      print(f"  {line}")
     if any("br_edge_0" in r for r in rows):
       preflop, postflop, edge = mechanism(rows)
       print(f"  last three evaluations: the average raises {preflop:.2f} "

@@ -31,9 +31,14 @@ def by_network(runs):
   return preset, one_layer
 
 
+BRANCH_NAME = "branch.json"  # where a run branched from another's checkpoint
+
+
 def copy_further(run_dir, data_dir):
-  """Copies the run's curve.csv into `data_dir` if it goes further than the
-  committed one there (a shorter or restarted run never replaces it)."""
+  """Copies the run's curve.csv (with its branch.json, where the run was
+  branched from another's checkpoint) into `data_dir` if it goes further
+  than the committed one there (a shorter or restarted run never replaces
+  it)."""
   source = os.path.join(run_dir, run_curves.CSV_NAME)
   target = os.path.join(data_dir, run_curves.CSV_NAME)
   if not os.path.exists(source):
@@ -43,6 +48,9 @@ def copy_further(run_dir, data_dir):
   if not os.path.exists(target) or last(source) > last(target):
     os.makedirs(data_dir, exist_ok=True)
     shutil.copyfile(source, target)
+    if os.path.exists(os.path.join(run_dir, BRANCH_NAME)):
+      shutil.copyfile(os.path.join(run_dir, BRANCH_NAME),
+                      os.path.join(data_dir, BRANCH_NAME))
 
 
 def copy_run_specs(doc, data, names=None, parser=None):
