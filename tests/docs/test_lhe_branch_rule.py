@@ -1,0 +1,60 @@
+"""Rule 6 of docs/figures/fig_nfsp_lhe_double_q.py (written before its data):
+a branched Limit Hold'em run holds or diverges, and each of its
+paper-precision points is judged against its parent's last one."""
+
+import os
+import sys
+
+import pytest
+
+FIGURES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), "docs", "figures")
+
+
+@pytest.fixture(scope="module")
+def rules():
+  sys.path.insert(0, FIGURES)
+  try:
+    import fig_nfsp_lhe_double_q  # pylint: disable=g-import-not-at-top
+    yield fig_nfsp_lhe_double_q
+  finally:
+    sys.path.remove(FIGURES)
+
+
+def _result(step, policy, mean, se):
+  return {"step": str(step), "policy": policy, "mbb_per_hand": str(mean),
+          "mbb_stderr": str(se), "deals": "12500"}
+
+
+PARENT = [_result(0, "always_call", -728, 15),
+          _result(1_750_005, "average", -840, 30),
+          _result(2_000_007, "average", -832, 30),
+          _result(2_000_007, "best_response", -963, 33),
+          _result(2_050_018, "average", -924, 30)]
+
+
+def test_a_branch_holds_once_past_its_parent_by_the_margin(rules):
+  rows = [{"step": 2_100_010.0}, {"step": 2_300_018.0}]
+  lines = rules.branch_verdict(rows, 2_050_018, None, PARENT, [])
+  assert lines[0] == ("holds: 2,300,018 episodes, 250,000 past the branch at "
+                      "2,050,018")
+  short = rules.branch_verdict(rows[:1], 2_050_018, None, PARENT, [])
+  assert short[0].startswith("too short: 49,992 of 250,000 episodes")
+  diverged = rules.branch_verdict(rows[:1], 2_050_018, "2,120,000 episodes",
+                                  PARENT, [])
+  assert diverged[0] == "diverges at 2,120,000 episodes"
+
+
+def test_each_branch_point_is_judged_against_the_parents_last(rules):
+  branch = [_result(2_250_010, "average", -700, 30),   # +224: better
+            _result(2_500_004, "average", -900, 30),   # +24: no different
+            _result(2_750_001, "average", -1_050, 30)]  # -126: worse
+  lines = rules.branch_verdict([{"step": 2_750_001}], 2_050_018, None,
+                               PARENT, branch)
+  assert [line.split(", ")[1].split(" the")[0] for line in lines[1:4]] == [
+      "better than", "no different from", "worse than"]
+  assert "the parent's -924 +- 30 at 2,050,018" in lines[1]
+  # Rule 4 on the joined points: 2.75M against 2.25M, two spacings earlier.
+  assert lines[-1].startswith("at the paper's precision the issue's target is "
+                              "not met: -1050 +- 30 mbb/h at 2,750,001")
+  assert "-700 +- 30 two evaluations earlier" in lines[-1]
