@@ -99,6 +99,17 @@ figure draws them as error bars. Its rule:
    *worse* or *no different* than the parent's last paper-precision point
    by twice their combined standard error.
 
+7. *Does Mnih et al.'s clip hold it?* (written before the run had data,
+   after rule 6's seed-0 branch logged, at 2.15M, player 1's Q-network
+   norm 1,352 against 214 at 2.1M, its loss 31: bounded, not NaN). Seed 0
+   branched from the same 2.05M checkpoint with `--td_error_clip 1`
+   (`runs/nfsp_lhe_double_q/clip1_from_2050k`, named `clip1_seed0`), the
+   clip that held the replayed call tightest. As rule 6, but the branch
+   *holds* only if, besides running 250k episodes past its parent's last
+   without diverging, no logged row has a player's Q-network norm
+   (`q_norm_<p>`) above `BLOW_UP` times that player's at the parent's
+   last row; else it *blows up at* the first such row's step.
+
 4. *The issue's target at the paper's precision*: at the last checkpoint
    within `PAPER_SLACK` episodes of a multiple of `PAPER_SPACING`, the
    average strategy's result is above always-call's on the same deals by
@@ -122,11 +133,15 @@ RUNS = {"double_q_rewards_1_10": "double Q, rewards / 10, seed 0",
         "double_q_rewards_1_10_seed1": "double Q, rewards / 10, seed 1",
         "plain_q_rewards_1_10": "plain Q (the paper's), rewards / 10, seed 0",
         "clip10_seed0": "seed 0 branched at 2.05M with the TD error clipped at 10",
-        "clip10_seed1": "seed 1 branched at 950k with the TD error clipped at 10"}
+        "clip10_seed1": "seed 1 branched at 950k with the TD error clipped at 10",
+        "clip1_seed0": "seed 0 branched at 2.05M with the TD error clipped at 1"}
 DOUBLE_Q, PLAIN_Q = "double_q_rewards_1_10", "plain_q_rewards_1_10"
 # Rule 6's branches and the runs they branched from.
 BRANCHES = {"clip10_seed0": DOUBLE_Q,
-            "clip10_seed1": "double_q_rewards_1_10_seed1"}
+            "clip10_seed1": "double_q_rewards_1_10_seed1",
+            "clip1_seed0": DOUBLE_Q}
+NORM_CHECKED = ("clip1_seed0",)  # rule 7's branches
+BLOW_UP = 2.0  # rule 7: a Q-network norm this many times the parent's
 HOLD_PAST = 250_000  # episodes past the parent's last a branch must reach
 PRESET = os.path.join(figure_runs.HERE, "data", "nfsp_lhe", "curve.csv")
 PRESET_LABEL = "the preset (plain Q, rewards / 480)"
