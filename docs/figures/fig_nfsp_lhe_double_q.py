@@ -269,16 +269,37 @@ def _averages(results):
           for r in results if r["policy"] == "average"]
 
 
-def branch_verdict(rows, branched_at, diverged, parent_results, results):
-  """Rule 6 on a branch's curve `rows`, branched at episode `branched_at`
-  (its branch.json's step), `diverged` (its diverged.txt, or None), its
-  parent's `evaluate_snapshots` rows and its own: lines of text."""
+def _norm_growth(rows, parent_row):
+  """[(step, player, ratio)]: each row's largest Q-network norm over the
+  players, as a multiple of that player's in `parent_row`."""
+  growth = []
+  for row in rows:
+    ratios = [(row[f"q_norm_{p}"] / parent_row[f"q_norm_{p}"], p)
+              for p in (0, 1) if f"q_norm_{p}" in row]
+    if ratios:
+      ratio, player = max(ratios)
+      growth.append((int(row["step"]), player, ratio))
+  return growth
+
+
+def branch_verdict(rows, branched_at, diverged, parent_results, results,
+                   parent_row, norm_checked=False):
+  """Rule 6 (rule 7 where `norm_checked`) on a branch's curve `rows`,
+  branched at episode `branched_at` (its branch.json's step), `diverged`
+  (its diverged.txt, or None), its parent's `evaluate_snapshots` rows and
+  its own, and the parent's last curve row: lines of text."""
   reached = int(max((r["step"] for r in rows), default=branched_at))
-  if reached >= branched_at + HOLD_PAST:
+  growth = _norm_growth(rows, parent_row)
+  blown = [g for g in growth if g[2] > BLOW_UP] if norm_checked else []
+  if diverged:
+    lines = [f"diverges at {diverged.strip()}"]
+  elif blown:
+    step, player, ratio = blown[0]
+    lines = [f"blows up at {step:,}: player {player}'s Q-network norm "
+             f"{ratio:.1f} times the parent's"]
+  elif reached >= branched_at + HOLD_PAST:
     lines = [f"holds: {reached:,} episodes, {reached - branched_at:,} past "
              f"the branch at {branched_at:,}"]
-  elif diverged:
-    lines = [f"diverges at {diverged.strip()}"]
   else:
     lines = [f"too short: {reached - branched_at:,} of {HOLD_PAST:,} episodes "
              f"past the branch at {branched_at:,}"]
@@ -293,6 +314,10 @@ def branch_verdict(rows, branched_at, diverged, parent_results, results):
                    f"the parent's {mean:+.0f} +- {se:.0f} at {step:,}")
   lines.append(paper_verdict(before + list(results)) + " (parent's points, "
                "then the branch's)")
+  if growth:  # beside rule 6's verdict, part of rule 7's
+    step, player, ratio = max(growth, key=lambda g: g[2])
+    lines.append(f"largest Q-network norm: {ratio:.1f} times the parent's "
+                 f"(player {player}, at {step:,})")
   return lines
 
 
@@ -414,10 +439,13 @@ def main():
   for label, rows in runs.items():
     print(f"{label}:")
     name = next(n for n, text in RUNS.items() if text == label)
-    if name in BRANCHES:  # rule 6 (rules 1-3 read a run from episode 0)
-      lines = branch_verdict(rows, *_branch_files(name),
-                             snapshots[RUNS[BRANCHES[name]]],
-                             snapshots[label])
+    if name in BRANCHES:  # rules 6, 7 (rules 1-3 read a run from episode 0)
+      branched_at, diverged = _branch_files(name)
+      parent = RUNS[BRANCHES[name]]
+      lines = branch_verdict(
+          rows, branched_at, diverged, snapshots[parent], snapshots[label],
+          [r for r in runs[parent] if r["step"] <= branched_at][-1],
+          name in NORM_CHECKED)
     else:
       lines = [*verdicts(rows, preset, always_call),
                paper_verdict(snapshots[label])]

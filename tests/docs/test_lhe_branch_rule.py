@@ -33,28 +33,51 @@ PARENT = [_result(0, "always_call", -728, 15),
           _result(2_050_018, "average", -924, 30)]
 
 
+PARENT_ROW = {"step": 2_050_018.0, "q_norm_0": 236.0, "q_norm_1": 212.0}
+
+
+def _row(step, norm_0=240.0, norm_1=215.0):
+  return {"step": float(step), "q_norm_0": norm_0, "q_norm_1": norm_1}
+
+
 def test_a_branch_holds_once_past_its_parent_by_the_margin(rules):
-  rows = [{"step": 2_100_010.0}, {"step": 2_300_018.0}]
-  lines = rules.branch_verdict(rows, 2_050_018, None, PARENT, [])
+  rows = [_row(2_100_010), _row(2_300_018)]
+  lines = rules.branch_verdict(rows, 2_050_018, None, PARENT, [], PARENT_ROW)
   assert lines[0] == ("holds: 2,300,018 episodes, 250,000 past the branch at "
                       "2,050,018")
-  short = rules.branch_verdict(rows[:1], 2_050_018, None, PARENT, [])
+  short = rules.branch_verdict(rows[:1], 2_050_018, None, PARENT, [],
+                               PARENT_ROW)
   assert short[0].startswith("too short: 49,992 of 250,000 episodes")
   diverged = rules.branch_verdict(rows[:1], 2_050_018, "2,120,000 episodes",
-                                  PARENT, [])
+                                  PARENT, [], PARENT_ROW)
   assert diverged[0] == "diverges at 2,120,000 episodes"
+
+
+def test_rule_7_calls_a_q_network_blow_up_what_rule_6_reports_beside(rules):
+  rows = [_row(2_100_010), _row(2_150_009, norm_1=1352.0), _row(2_300_018)]
+  rule_6 = rules.branch_verdict(rows, 2_050_018, None, PARENT, [], PARENT_ROW)
+  assert rule_6[0].startswith("holds")
+  assert rule_6[-1] == ("largest Q-network norm: 6.4 times the parent's "
+                        "(player 1, at 2,150,009)")
+  rule_7 = rules.branch_verdict(rows, 2_050_018, None, PARENT, [], PARENT_ROW,
+                                norm_checked=True)
+  assert rule_7[0] == ("blows up at 2,150,009: player 1's Q-network norm 6.4 "
+                       "times the parent's")
+  calm = [_row(2_100_010), _row(2_300_018, norm_0=470.0)]  # 1.99 x: holds
+  assert rules.branch_verdict(calm, 2_050_018, None, PARENT, [], PARENT_ROW,
+                              norm_checked=True)[0].startswith("holds")
 
 
 def test_each_branch_point_is_judged_against_the_parents_last(rules):
   branch = [_result(2_250_010, "average", -700, 30),   # +224: better
             _result(2_500_004, "average", -900, 30),   # +24: no different
             _result(2_750_001, "average", -1_050, 30)]  # -126: worse
-  lines = rules.branch_verdict([{"step": 2_750_001}], 2_050_018, None,
-                               PARENT, branch)
+  lines = rules.branch_verdict([_row(2_750_001)], 2_050_018, None, PARENT,
+                               branch, PARENT_ROW)
   assert [line.split(", ")[1].split(" the")[0] for line in lines[1:4]] == [
       "better than", "no different from", "worse than"]
   assert "the parent's -924 +- 30 at 2,050,018" in lines[1]
   # Rule 4 on the joined points: 2.75M against 2.25M, two spacings earlier.
-  assert lines[-1].startswith("at the paper's precision the issue's target is "
+  assert lines[-2].startswith("at the paper's precision the issue's target is "
                               "not met: -1050 +- 30 mbb/h at 2,750,001")
-  assert "-700 +- 30 two evaluations earlier" in lines[-1]
+  assert "-700 +- 30 two evaluations earlier" in lines[-2]
