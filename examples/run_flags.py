@@ -263,6 +263,8 @@ def _branched(branch, directory):
   """The solver `branch` = (path, make) restores, its changes said and
   kept."""
   path, make = branch
+  if not os.path.isfile(checkpoints.path_of(path)):
+    sys.exit(f"error: --branch_from={path}: no such checkpoint file")
   try:
     solver, changed = make()
     step = checkpoints.read_progress(path).get("step")

@@ -133,3 +133,8 @@ def test_a_run_branches_from_another_runs_checkpoint(tmp_path):
       capture_output=True, text=True, timeout=300, check=False)
   assert result.returncode != 0
   assert "a branch may change only" in result.stderr.splitlines()[-1]
+  result = subprocess.run(
+      _command(tmp_path / "orphan", "--branch_from=nowhere.npz"),
+      capture_output=True, text=True, timeout=300, check=False)
+  assert result.returncode != 0 and result.stderr.splitlines()[-1] == (
+      "error: --branch_from=nowhere.npz: no such checkpoint file")
