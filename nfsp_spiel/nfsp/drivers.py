@@ -98,15 +98,15 @@ def branch(resumed, path):
   try:
     return resumed(path, ()), {}
   except checkpoints.CheckpointError as error:
-    differing = error.differing
-    refused = [f for f in differing if f not in agent_checkpoints.BRANCH_FIELDS]
-    if not differing or refused:
-      if refused:
-        raise checkpoints.CheckpointError(
-            f"{error}; a branch may change only "
-            f"{', '.join(agent_checkpoints.BRANCH_FIELDS)}, not "
-            f"{', '.join(refused)}", refused) from error
+    if not error.differing:  # another game, driver or a damaged file
       raise
+    differing = error.differing
+  refused = [f for f in differing if f not in agent_checkpoints.BRANCH_FIELDS]
+  if refused:
+    raise checkpoints.CheckpointError(
+        f"{path!r} differs from this run in {', '.join(refused)}: a branch "
+        f"may change only {', '.join(agent_checkpoints.BRANCH_FIELDS)}",
+        refused)
   driver = resumed(path, differing)
   there = config_lib.complete_header(
       checkpoints.read_header(path)["config"])
