@@ -340,7 +340,8 @@ def draw(runs, path, always_call, snapshots):
                                            sharex=True)
   # The preset's runs in greys, in `runs`' order after this script's.
   colours = dict(zip(RUNS.values(), (figure_style.COLOURS["NFSP"], "#7570b3",
-                                     "#d95f02", "#1b9e77", "#e7298a")))
+                                     "#d95f02", "#1b9e77", "#e7298a",
+                                     "#66a61e"), strict=True))
   greys = iter(("#999999", "#666666"))
   for label, rows in runs.items():
     colour = colours.get(label) or next(greys)
