@@ -331,6 +331,28 @@ def mechanism(rows):
           mean(lambda r: (r["br_edge_0"] + r["br_edge_1"]) / 2))
 
 
+# (policy, marker, legend words) of the paper-precision points, and the
+# raise panel's line styles: one legend entry each, in black, for every run.
+SNAPSHOT_MARKERS = (
+    ("average", "D", f"average strategy at {2 * PAPER_DEALS:,} hands, +-1 "
+     "s.e. (filled)"),
+    ("best_response", "v", f"best response (greedy Q) at {2 * PAPER_DEALS:,} "
+     "hands, +-1 s.e. (open)"))
+RAISE_STYLES = (("preflop", "-"), ("postflop", "--"))
+
+
+def _markers_legend(results, raises):
+  """Black stand-ins for the points' markers and the raise panel's line
+  styles, so that each run is named once, by its colour, in the top legend."""
+  for kind, marker, words in SNAPSHOT_MARKERS:
+    results.plot([], [], color="black", marker=marker, linestyle="none",
+                 mfc="black" if kind == "average" else "none", label=words)
+  for name, style in RAISE_STYLES:
+    raises.plot([], [], color="black", linestyle=style,
+                label=name if name == "preflop" else
+                "postflop (mean of flop, turn and river)")
+
+
 def draw(runs, path, always_call, snapshots):
   """`runs`: {label: rows}, this script's runs (`RUNS`) and the preset's;
   `snapshots`: {label: `evaluate_snapshots`' rows}, drawn as +-1 standard
@@ -352,25 +374,21 @@ def draw(runs, path, always_call, snapshots):
     results.plot(*zip(*points), color=colour, marker="s" if sparse else "o",
                  markersize=6 if sparse else 3,
                  linestyle="none" if sparse else "-", label=label)
-    for kind, marker, words in (("average", "D", ""),
-                                ("best_response", "v", ", greedy Q")):
+    for kind, marker, _ in SNAPSHOT_MARKERS:
       measured = [r for r in snapshots.get(label, ()) if r["policy"] == kind]
-      if measured:
+      if measured:  # in the legend once, by marker (`_markers_legend`)
         results.errorbar([float(r["step"]) for r in measured],
                          [float(r["mbb_per_hand"]) for r in measured],
                          yerr=[float(r["mbb_stderr"]) for r in measured],
                          color=colour, marker=marker, markersize=4,
                          capsize=3, linestyle="none",
-                         mfc="none" if words else colour,
-                         label=f"{label}{words}, {2 * PAPER_DEALS:,} hands "
-                         "+-1 s.e.")
-    for name, style in (("preflop", "-"), ("postflop", "--")):
+                         mfc=colour if kind == "average" else "none")
+    for name, style in RAISE_STYLES:
       columns = ([f"average_{name}_raise"] if name == "preflop" else
                  [f"average_{n}_raise" for n in POSTFLOP])
       steps, values = figure_runs.mean_of_columns(rows, columns)
-      if steps:
-        raises.plot(steps, values, color=colour, linestyle=style,
-                    label=f"{label}, {name}")
+      if steps:  # the run's colour is the top panel's legend
+        raises.plot(steps, values, color=colour, linestyle=style)
   figure_style.reference_level(results, always_call, "always-call's result")
   # Always-call on the paper-precision deals (one value for every run).
   for row in (r for rows in snapshots.values() for r in rows
@@ -380,6 +398,7 @@ def draw(runs, path, always_call, snapshots):
                     linewidth=1, label=f"always-call on the {2 * PAPER_DEALS:,}"
                     f" hands: {value:+.0f} +- {float(row['mbb_stderr']):.0f}")
     break
+  _markers_legend(results, raises)
   results.set_ylabel("average strategy vs the SmooCT-like\nprofile (mbb/h)")
   raises.set_ylabel("average strategy's raise frequency\n(self-play)")
   raises.set_xlabel("episodes")
