@@ -110,6 +110,20 @@ figure draws them as error bars. Its rule:
    (`q_norm_<p>`) above `BLOW_UP` times that player's at the parent's
    last row; else it *blows up at* the first such row's step.
 
+8. *Does the clip cost learning from the start?* (written before the run
+   had data, after rule 7's branch held to 3.3M with both Q-network norms
+   within 1.01 times the parent's, and its average strategy reached
+   always-call's level). Seed 0 from episode 0 with the first command plus
+   `--td_error_clip 1` (`runs/nfsp_lhe_double_q/clip1_scratch`, named
+   `clip1_scratch_seed0`). As rule 5 with this run in the plain-Q run's
+   place: at each x, a multiple of 250k episodes, where it and unclipped
+   double Q's seed 0 both have a full window, its window against double
+   Q's, *better*, *worse* or *no different* by rule 1's margin. At the
+   largest such x from `JUDGED_AT` on: if it learns (rule 1) and is no
+   different from or better than unclipped double Q, the clip costs no
+   learning up to that x; if it does not learn, or is worse, the clip slows
+   learning. Rules 1-4 judge it as any run from episode 0.
+
 4. *The issue's target at the paper's precision*: at the last checkpoint
    within `PAPER_SLACK` episodes of a multiple of `PAPER_SPACING`, the
    average strategy's result is above always-call's on the same deals by
@@ -134,8 +148,19 @@ RUNS = {"double_q_rewards_1_10": "double Q, rewards / 10, seed 0",
         "plain_q_rewards_1_10": "plain Q (the paper's), rewards / 10, seed 0",
         "clip10_seed0": "seed 0 branched at 2.05M with the TD error clipped at 10",
         "clip10_seed1": "seed 1 branched at 950k with the TD error clipped at 10",
-        "clip1_seed0": "seed 0 branched at 2.05M with the TD error clipped at 1"}
+        "clip1_seed0": "seed 0 branched at 2.05M with the TD error clipped at 1",
+        "clip1_scratch_seed0": "seed 0 with the TD error clipped at 1"}
 DOUBLE_Q, PLAIN_Q = "double_q_rewards_1_10", "plain_q_rewards_1_10"
+# Runs judged against unclipped double Q's seed 0 at the same x (rules 5
+# and 8): their names in the lines, and the readings if they learn and are
+# no worse / otherwise.
+SAME_X = {
+    PLAIN_Q: ("plain Q", "which change learns",
+              "the reward scale alone was what the paper's settings lacked",
+              "double Q's target is needed too"),
+    "clip1_scratch_seed0": ("clip 1", "does the clip cost learning",
+                            "the clip costs no learning up to that x",
+                            "the clip slows learning")}
 # Rule 6's branches and the runs they branched from.
 BRANCHES = {"clip10_seed0": DOUBLE_Q,
             "clip10_seed1": "double_q_rewards_1_10_seed1",
@@ -208,29 +233,27 @@ def verdicts(rows, preset_rows, always_call):
   return lines
 
 
-def change_verdict(plain, double):
-  """Rule 5 on the plain-Q run's and double Q's seed-0 curve rows."""
-  plain_slots, double_slots = _slots(plain), _slots(double)
-  shared = [k for k in plain_slots if k * SPACING % PAPER_SPACING == 0
-            and window(plain_slots, k) and window(double_slots, k)]
+def same_x_verdict(name, ours, double):
+  """Rule 5 or 8 on run `name`'s and double Q's seed-0 curve rows."""
+  label, question, no_worse, worse = SAME_X[name]
+  our_slots, double_slots = _slots(ours), _slots(double)
+  shared = [k for k in our_slots if k * SPACING % PAPER_SPACING == 0
+            and window(our_slots, k) and window(double_slots, k)]
   if not shared:
-    return "which change learns: no shared window yet"
+    return f"{question}: no shared window yet"
   words = {1: "better than", -1: "worse than", 0: "no different from"}
   lines = []
   for k in sorted(shared):
-    ours, theirs = window(plain_slots, k), window(double_slots, k)
-    order = figure_runs.compare_means(ours[:2], theirs[:2], MIN_GAIN)
-    lines.append(f"at {k * SPACING:,} episodes plain Q {words[order]} double "
-                 f"Q ({ours[0]:+.0f} +- {ours[1]:.0f} vs {theirs[0]:+.0f} +- "
+    mine, theirs = window(our_slots, k), window(double_slots, k)
+    order = figure_runs.compare_means(mine[:2], theirs[:2], MIN_GAIN)
+    lines.append(f"at {k * SPACING:,} episodes {label} {words[order]} double "
+                 f"Q ({mine[0]:+.0f} +- {mine[1]:.0f} vs {theirs[0]:+.0f} +- "
                  f"{theirs[1]:.0f})")
-  if max(shared) * SPACING + SPACING < JUDGED_AT:
-    return "; ".join(lines + ["which change learns: too short"])
-  learns = verdicts(plain, [], 0.0)[0].startswith("learns")
-  if learns and order >= 0:
-    reading = "the reward scale alone was what the paper's settings lacked"
-  else:
-    reading = "double Q's target is needed too"
-  return "; ".join(lines + [f"which change learns: {reading}"])
+  if max(shared) * SPACING < JUDGED_AT:  # "the largest such x from JUDGED_AT on"
+    return "; ".join(lines + [f"{question}: too short"])
+  learns = verdicts(ours, [], 0.0)[0].startswith("learns")
+  reading = no_worse if learns and order >= 0 else worse
+  return "; ".join(lines + [f"{question}: {reading}"])
 
 
 def paper_verdict(results):
@@ -363,7 +386,7 @@ def draw(runs, path, always_call, snapshots):
   # The preset's runs in greys, in `runs`' order after this script's.
   colours = dict(zip(RUNS.values(), (figure_style.COLOURS["NFSP"], "#7570b3",
                                      "#d95f02", "#1b9e77", "#e7298a",
-                                     "#66a61e"), strict=True))
+                                     "#66a61e", "#a6761d"), strict=True))
   greys = iter(("#999999", "#666666"))
   for label, rows in runs.items():
     colour = colours.get(label) or next(greys)
@@ -469,8 +492,8 @@ def main():
     else:
       lines = [*verdicts(rows, preset, always_call),
                paper_verdict(snapshots[label])]
-    if label == RUNS[PLAIN_Q] and RUNS[DOUBLE_Q] in runs:
-      lines.append(change_verdict(rows, runs[RUNS[DOUBLE_Q]]))
+    if name in SAME_X and RUNS[DOUBLE_Q] in runs:
+      lines.append(same_x_verdict(name, rows, runs[RUNS[DOUBLE_Q]]))
     for line in lines:
       print(f"  {line}")
     if any("br_edge_0" in r for r in rows):

@@ -81,3 +81,53 @@ def test_each_branch_point_is_judged_against_the_parents_last(rules):
   assert lines[-2].startswith("at the paper's precision the issue's target is "
                               "not met: -1050 +- 30 mbb/h at 2,750,001")
   assert "-700 +- 30 two evaluations earlier" in lines[-2]
+
+
+def _curve(values, spacing=50_000):
+  """Curve rows evaluated against the profile every `spacing` episodes."""
+  return [{"step": float(i * spacing), "mbb_per_hand_vs_smooct": v}
+          for i, v in enumerate(values)]
+
+
+def test_rule_8_reads_a_clipped_run_no_worse_at_the_same_x(rules):
+  # Double Q: flat at -1,400 to 300k, then -1,200; the clipped run rises
+  # from -1,600 to double Q's level.
+  double = _curve([-1400.0 + 10 * (i % 2) for i in range(6)] +
+                  [-1200.0 + 10 * (i % 2) for i in range(6)])
+  clipped = _curve([-1600.0 + 10 * (i % 2) for i in range(4)] +
+                   [-1210.0 + 10 * (i % 2) for i in range(8)])
+  line = rules.same_x_verdict("clip1_scratch_seed0", clipped, double)
+  assert "at 250,000 episodes clip 1 no different from double Q" in line
+  assert "at 500,000 episodes clip 1 no different from double Q" in line
+  assert line.endswith("does the clip cost learning: the clip costs no "
+                       "learning up to that x")
+
+
+def test_rule_8_reads_a_clipped_run_behind_at_the_last_x_as_slower(rules):
+  double = _curve([-1400.0 + 10 * (i % 2) for i in range(6)] +
+                  [-1000.0 + 10 * (i % 2) for i in range(6)])
+  clipped = _curve([-1600.0 + 10 * (i % 2) for i in range(4)] +
+                   [-1300.0 + 10 * (i % 2) for i in range(8)])
+  line = rules.same_x_verdict("clip1_scratch_seed0", clipped, double)
+  assert "at 500,000 episodes clip 1 worse than double Q" in line
+  assert line.endswith("the clip slows learning")
+
+
+def test_rule_8_waits_for_a_shared_window_past_the_first_verdict(rules):
+  double = _curve([-1400.0] * 12)
+  assert rules.same_x_verdict("clip1_scratch_seed0", _curve([-1500.0] * 3),
+                              double) == ("does the clip cost learning: no "
+                                          "shared window yet")
+  # 250k has a shared window, but the verdict waits for an x from 300k on.
+  line = rules.same_x_verdict("clip1_scratch_seed0", _curve([-1500.0] * 7),
+                              double)
+  assert "at 250,000 episodes" in line
+  assert line.endswith("does the clip cost learning: too short")
+
+
+def test_rule_5_keeps_its_reading(rules):
+  double = _curve([-1400.0 + 10 * (i % 2) for i in range(12)])
+  plain = _curve([-1600.0 + 10 * (i % 2) for i in range(12)])
+  line = rules.same_x_verdict("plain_q_rewards_1_10", plain, double)
+  assert "at 500,000 episodes plain Q worse than double Q" in line
+  assert line.endswith("which change learns: double Q's target is needed too")
