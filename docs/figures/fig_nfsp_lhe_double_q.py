@@ -258,15 +258,12 @@ def same_x_verdict(name, ours, double):
 
 def paper_verdict(results):
   """Rule 4 on `evaluate_snapshots`' rows: a line of text."""
-  by_slot, always_call = {}, None
-  for row in results:
-    step, value = int(row["step"]), (float(row["mbb_per_hand"]),
-                                      float(row["mbb_stderr"]))
-    if row["policy"] == nfsp_runs.ALWAYS_CALL:
-      always_call = value
-    elif row["policy"] == "average" and (
-        step % PAPER_SPACING <= PAPER_SLACK and step >= PAPER_SPACING):
-      by_slot[step // PAPER_SPACING] = (step, *value)
+  always_call = next(((float(r["mbb_per_hand"]), float(r["mbb_stderr"]))
+                      for r in reversed(results)
+                      if r["policy"] == nfsp_runs.ALWAYS_CALL), None)
+  by_slot = {step // PAPER_SPACING: (step, mean, se)
+             for step, mean, se in _averages(results)
+             if step % PAPER_SPACING <= PAPER_SLACK and step >= PAPER_SPACING}
   if always_call is None or not by_slot:
     return (f"at the paper's precision: no evaluation within {PAPER_SLACK:,} "
             f"episodes of a multiple of {PAPER_SPACING:,} yet")
