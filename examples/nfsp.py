@@ -238,7 +238,7 @@ def main(argv):
   except ImportError as error:  # Ray, which --actors needs
     sys.exit(f"error: --actors={FLAGS.actors}: {error}")
   branch = FLAGS.branch_from and (FLAGS.branch_from, functools.partial(
-      drivers.branch, resumed_driver, FLAGS.branch_from))
+      drivers.branch, resumed_driver, FLAGS.branch_from, config))
   run, driver = run_flags.open_run(
       functools.partial(plot, metric, population), resumed_driver,
       new_driver, length="episodes", branch=branch)

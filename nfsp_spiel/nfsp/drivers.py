@@ -16,7 +16,6 @@ settings are checked at once.
 """
 
 import dataclasses
-import json
 
 from nfsp_spiel.core import checkpoints
 from nfsp_spiel.nfsp import agent_checkpoints
@@ -87,31 +86,28 @@ class DriverSettings:
                        "run's checkpoint")
 
 
-def branch(resumed, path):
+def branch(resumed, path, config):
   """(driver, changed) where `resumed(path, ignore)` restores the run whose
   checkpoint is at `path`: its agents, memories, games in flight and random
-  streams continue under this run's settings, which may differ from that
-  run's in `agent_checkpoints.BRANCH_FIELDS` only (how agents learn and
-  explore); `changed`: {field: [that run's value, this run's]}, empty where
-  nothing differs. A difference in any other setting raises
+  streams continue under this run's settings (`config`), which may differ
+  from that run's in `agent_checkpoints.BRANCH_FIELDS` only (how agents
+  learn and explore); `changed`: {field: [that run's value, this run's]},
+  empty where nothing differs. A difference in any other setting raises
   `checkpoints.CheckpointError` naming it."""
+  there = config_lib.complete_header(checkpoints.read_header(path)["config"])
+  here = config.header_fields()
+  changed = {f: [there.get(f), here.get(f)]
+             for f in agent_checkpoints.BRANCH_FIELDS
+             if there.get(f) != here.get(f)}
   try:
-    return resumed(path, ()), {}
+    return resumed(path, tuple(changed)), changed
   except checkpoints.CheckpointError as error:
     if not error.differing:  # another game, driver or a damaged file
       raise
-    differing = error.differing
-  refused = [f for f in differing if f not in agent_checkpoints.BRANCH_FIELDS]
-  if refused:
     raise checkpoints.CheckpointError(
-        f"{path!r} differs from this run in {', '.join(refused)}: a branch "
-        f"may change only {', '.join(agent_checkpoints.BRANCH_FIELDS)}",
-        refused)
-  driver = resumed(path, differing)
-  there = config_lib.complete_header(
-      checkpoints.read_header(path)["config"])
-  here = json.loads(driver.agents[0].config.to_json())
-  return driver, {f: [there.get(f), here.get(f)] for f in differing}
+        f"{path!r} differs from this run in {', '.join(error.differing)}: a "
+        f"branch may change only {', '.join(agent_checkpoints.BRANCH_FIELDS)}",
+        error.differing) from error
 
 
 def makers(game, config, seed, settings, members=()):

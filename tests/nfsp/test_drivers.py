@@ -83,7 +83,7 @@ def test_a_branch_continues_another_runs_agents_with_new_learning_settings(
   path = parent.save(tmp_path / "parent.npz")
   changed = CONFIG.replace(td_error_clip=1.0, sl_learning_rate=0.05)
   resumed = drivers.makers(game, changed, 3, settings)[1]
-  child, changes = drivers.branch(resumed, path)
+  child, changes = drivers.branch(resumed, path, changed)
   assert changes == {"best_response.td_error_clip": [0.0, 1.0],
                      "sl_learning_rate": [CONFIG.sl_learning_rate, 0.05]}
   assert child.episodes == parent.episodes
@@ -93,13 +93,13 @@ def test_a_branch_continues_another_runs_agents_with_new_learning_settings(
       for a, b in zip(mine, other):
         np.testing.assert_array_equal(a, b)
   same = drivers.makers(game, CONFIG, 3, settings)[1]
-  assert drivers.branch(same, path)[1] == {}
-  wider = drivers.makers(game, changed.replace(hidden_layers=(9,)), 3,
-                         settings)[1]
+  assert drivers.branch(same, path, CONFIG)[1] == {}
+  wider_config = changed.replace(hidden_layers=(9,))
+  wider = drivers.makers(game, wider_config, 3, settings)[1]
   with pytest.raises(checkpoints.CheckpointError,
                      match="differs from this run in hidden_layers: a branch "
                      "may change only"):
-    drivers.branch(wider, path)
+    drivers.branch(wider, path, wider_config)
 
 
 def test_members_make_a_population(tmp_path):
