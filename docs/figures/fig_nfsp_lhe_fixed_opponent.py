@@ -94,6 +94,7 @@ import os
 
 import figure_runs
 import figure_style
+import nfsp_runs
 
 DATA = os.path.join(figure_runs.HERE, "data", "nfsp_lhe_fixed_opponent")
 JUDGED_AT = 20_000
@@ -155,32 +156,15 @@ REFERENCE_NAMES = {  # reference -> (legend label, colour)
 
 def train(name, reward_scale, episodes, eval_every, num_deals, seed,
           run_dir, **changes):
-  """Trains run `name`, the preset's settings but `changes`
-  (`NFSPConfig.replace` names), to `episodes`: resumed from its checkpoint
-  in `run_dir/name` where it has one (a checkpoint of other settings is
-  refused), else from scratch; its curve is kept in `DATA/name`, consistent
-  with the checkpoint (`RunDirectory`); Ctrl-C stops it within seconds."""
-  import pyspiel  # pylint: disable=g-import-not-at-top
-  import nfsp_spiel  # noqa: F401  pylint: disable=g-import-not-at-top,unused-import
+  """Trains run `name` against always-raise, the preset's settings but
+  `changes` (`NFSPConfig.replace` names) (`nfsp_runs.train_fixed_opponent`)."""
   from nfsp_spiel.nfsp import fixed_opponent  # pylint: disable=g-import-not-at-top
   from nfsp_spiel.nfsp.config import NFSPConfig  # pylint: disable=g-import-not-at-top
-  from nfsp_spiel.run import nfsp_training  # pylint: disable=g-import-not-at-top
-  from nfsp_spiel.run import run_directory  # pylint: disable=g-import-not-at-top
-  game = pyspiel.load_game("nfsp_lhe")
-  setting = fixed_opponent.Against("always_raise", num_deals, seed)
-  config = NFSPConfig.lhe().replace(reward_scale=reward_scale, **changes)
-  run = run_directory.RunDirectory(
-      os.path.join(DATA, name), keep_previous=False, unit="episodes",
-      checkpoint=os.path.join(run_dir, name, run_directory.CHECKPOINT_NAME),
-      checkpoint_seconds=CHECKPOINT_SECONDS)
-  loop = fixed_opponent.FixedOpponentRun(game, config, setting)
-  if run.resuming:
-    loop.restore(run.checkpoint)
-    print(f"{name}: resumed at {loop.episodes:,} episodes from "
-          f"{run.checkpoint}", flush=True)
-  run.open_curve(loop.episodes)
-  run.catch_stop_signals()
-  nfsp_training.train(run, loop, episodes, eval_every, eval_every)
+  nfsp_runs.train_fixed_opponent(
+      DATA, name, NFSPConfig.lhe().replace(reward_scale=reward_scale,
+                                           **changes),
+      fixed_opponent.Against("always_raise", num_deals, seed), episodes,
+      eval_every, run_dir, CHECKPOINT_SECONDS)
 
 
 def verdict(runs):

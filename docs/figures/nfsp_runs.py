@@ -237,3 +237,33 @@ def evaluate_paper_points(directory, results_path, spacing, slack, deals,
       writer.writerow(row)
     print(f"{step:,} episodes: " + ", ".join(
         f"{k} {v:.0f}" for k, v in row.items() if k != "step"), flush=True)
+
+
+def train_fixed_opponent(data, name, config, setting, episodes, eval_every,
+                         run_dir, checkpoint_seconds):
+  """Trains run `name` of `nfsp.fixed_opponent` (`config`'s learner against
+  `setting`'s opponent) to `episodes`: resumed from its checkpoint in
+  `run_dir/name` where it has one (a checkpoint of other settings is
+  refused), else from scratch; its curve is kept in `data/name`, consistent
+  with the checkpoint (`RunDirectory`; a checkpoint at each evaluation and
+  every `checkpoint_seconds`); Ctrl-C stops it within seconds."""
+  # pylint: disable=g-import-not-at-top
+  import pyspiel
+  import nfsp_spiel  # noqa: F401  pylint: disable=unused-import
+  from nfsp_spiel.nfsp import fixed_opponent
+  from nfsp_spiel.run import nfsp_training
+  from nfsp_spiel.run import run_directory
+  # pylint: enable=g-import-not-at-top
+  game = pyspiel.load_game("nfsp_lhe")
+  run = run_directory.RunDirectory(
+      os.path.join(data, name), keep_previous=False, unit="episodes",
+      checkpoint=os.path.join(run_dir, name, run_directory.CHECKPOINT_NAME),
+      checkpoint_seconds=checkpoint_seconds)
+  loop = fixed_opponent.FixedOpponentRun(game, config, setting)
+  if run.resuming:
+    loop.restore(run.checkpoint)
+    print(f"{name}: resumed at {loop.episodes:,} episodes from "
+          f"{run.checkpoint}", flush=True)
+  run.open_curve(loop.episodes)
+  run.catch_stop_signals()
+  nfsp_training.train(run, loop, episodes, eval_every, eval_every)

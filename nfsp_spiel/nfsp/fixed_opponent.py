@@ -13,9 +13,16 @@ measures the greedy Q policy in batched matches (`evaluation.
 batched_matches`) on the same deals at every evaluation; it is a run that
 `run.nfsp_training.train` drives in a `RunDirectory`, checkpointed and
 resumed as every training binary's.
+
+The opponent may also be a trained run's frozen average strategy (seat 1's
+average network of an NFSP checkpoint, `Against.profile`), and the learner
+may start from that checkpoint's seat-0 best response (`warm_start`): then
+the test asks whether NFSP's own best response, its target stopped, comes
+to exploit the average it was responding to.
 """
 
 import dataclasses
+import json
 
 import numpy as np
 
@@ -26,6 +33,8 @@ from nfsp_spiel.evaluation import batched_matches
 from nfsp_spiel.games import poker
 from nfsp_spiel.nfsp import agent as agent_lib
 from nfsp_spiel.nfsp import agent_checkpoints
+from nfsp_spiel.nfsp import average_profile
+from nfsp_spiel.nfsp import batched_agent
 from nfsp_spiel.nfsp import drivers
 from nfsp_spiel.nfsp import lhe_diagnostics
 from nfsp_spiel.nfsp import selfplay
@@ -34,28 +43,23 @@ from nfsp_spiel.nfsp.config import NFSPConfig
 from nfsp_spiel.trees.game_tensors import information_state_size
 
 OPPONENTS = {"always_call": poker.CALL, "always_raise": poker.RAISE}
+# The opponent that plays `Against.profile`'s seat-1 average strategy.
+AVERAGE = "average"
 
 
-class FixedActionPlayer:
-  """A `selfplay.SelfPlay` participant that plays `action` where legal, else
-  checks or calls (the rule of `baselines.AlwaysCall` / `AlwaysRaise`),
-  whatever its cards; it stores and learns nothing."""
+class _NonLearner:
+  """What a `selfplay.SelfPlay` participant that stores and learns nothing
+  answers besides its moves."""
 
-  def __init__(self, player_id, state_size, action):
+  def __init__(self, player_id, state_size):
     self.player_id = player_id
     self.state_size = state_size
-    self.action = action
 
   def observe_transitions(self, *unused_args, **unused_kwargs):
     """A fixed player keeps no transitions."""
 
   def begin_episodes(self, num_games):
     return np.zeros(num_games, bool)  # never "on its best response"
-
-  def act(self, states, legal, best_response):
-    del states, best_response
-    legal = np.asarray(legal, bool)
-    return np.where(legal[:, self.action], self.action, poker.CALL), None
 
   def record_steps(self, states, actions, best_response, learn=True):
     del states, actions, best_response, learn
@@ -65,25 +69,77 @@ class FixedActionPlayer:
     del num_episodes
 
 
+class FixedActionPlayer(_NonLearner):
+  """A `selfplay.SelfPlay` participant that plays `action` where legal, else
+  checks or calls (the rule of `baselines.AlwaysCall` / `AlwaysRaise`),
+  whatever its cards; it stores and learns nothing."""
+
+  def __init__(self, player_id, state_size, action):
+    super().__init__(player_id, state_size)
+    self.action = action
+
+  def act(self, states, legal, best_response):
+    del states, best_response
+    legal = np.asarray(legal, bool)
+    return np.where(legal[:, self.action], self.action, poker.CALL), None
+
+
+class AveragePlayer(_NonLearner):
+  """A `selfplay.SelfPlay` participant that samples its moves from a frozen
+  average network (`average_profile.FrozenAverage` of `weights`) with its
+  own random stream (`rng`, saved with the run); it stores and learns
+  nothing."""
+
+  def __init__(self, player_id, state_size, weights, rng):
+    super().__init__(player_id, state_size)
+    self.average = average_profile.FrozenAverage(weights)
+    self.rng = rng
+
+  def act(self, states, legal, best_response):
+    del best_response
+    probs = self.average.probabilities(states, legal, "average")
+    return batched_agent.sample(probs, self.rng.random(len(probs))), None
+
+
 @dataclasses.dataclass
 class Against:
-  """The test's setting: `opponent` (a key of `OPPONENTS`) in seat 1, the
-  learner in seat 0; `num_deals` deals per evaluation match."""
+  """The test's setting: `opponent` (a key of `OPPONENTS`, or `AVERAGE`:
+  seat 1's average strategy in the NFSP run checkpoint `profile`) in seat 1,
+  the learner in seat 0, from that checkpoint's seat-0 best response where
+  `warm_start`; `num_deals` deals per evaluation match."""
   opponent: str = "always_raise"
   num_deals: int = 2000
   seed: int = 0
   num_games: int = 128
+  profile: str = ""
+  warm_start: bool = False
 
   def __post_init__(self):
-    if self.opponent not in OPPONENTS:
+    if self.opponent not in (*OPPONENTS, AVERAGE):
       raise ValueError(f"opponent={self.opponent!r}: must be one of "
-                       f"{sorted(OPPONENTS)}")
+                       f"{sorted((*OPPONENTS, AVERAGE))}")
+    if (self.opponent == AVERAGE) != bool(self.profile):
+      raise ValueError(f"profile={self.profile!r}: opponent={AVERAGE!r} "
+                       "plays the average strategy of the NFSP checkpoint "
+                       "`profile`, which no other opponent takes")
+    if self.warm_start and not self.profile:
+      raise ValueError("warm_start=True: the learner starts from the seat-0 "
+                       "best response of the checkpoint `profile`; give one")
+
+  def header_settings(self):
+    """The setting's part of a run's checkpoint header (the fields of a
+    frozen-average test only where it is one, so that always-raise runs'
+    checkpoints keep their headers)."""
+    settings = {"opponent": self.opponent, "num_deals": self.num_deals}
+    if self.profile:
+      settings.update(profile=self.profile, warm_start=self.warm_start)
+    return settings
 
 
 def references(game, setting):
   """mbb/h in seat 0 against the fixed opponent of fixed baselines, on the
   evaluation's deals: what a best response must at least reach."""
-  opponent = _baseline(game, setting.opponent)
+  opponent = _baseline(game, setting)
   unit = 1000.0 / evaluation.big_blind(game)
   return {name: unit * float(batched_matches.play_profile(
       (policy, opponent), setting.num_deals, setting.seed).mean())
@@ -92,9 +148,12 @@ def references(game, setting):
                                ("always_call", baselines.AlwaysCall(game)))}
 
 
-def _baseline(game, opponent):
+def _baseline(game, setting):
+  """The opponent as an OpenSpiel policy, for the evaluation's matches."""
+  if setting.opponent == AVERAGE:
+    return average_profile.from_checkpoint(game, setting.profile)
   return {"always_call": baselines.AlwaysCall,
-          "always_raise": baselines.AlwaysRaise}[opponent](game)
+          "always_raise": baselines.AlwaysRaise}[setting.opponent](game)
 
 
 class FixedOpponentRun(drivers.DriverLoop):
@@ -126,11 +185,19 @@ class FixedOpponentRun(drivers.DriverLoop):
     size = information_state_size(game)
     self.learner = agent_lib.NFSP(0, size, game.num_distinct_actions(),
                                   self.config, seed=setting.seed)
-    fixed = FixedActionPlayer(1, size, OPPONENTS[setting.opponent])
+    if setting.opponent == AVERAGE:
+      averages, _ = average_profile.checkpoint_weights(setting.profile)
+      fixed = AveragePlayer(1, size, averages[1],
+                            np.random.default_rng([setting.seed, 1]))
+    else:
+      fixed = FixedActionPlayer(1, size, OPPONENTS[setting.opponent])
+    if setting.warm_start:
+      self._warm_start(setting.profile)
+    self.fixed = fixed
     self.driver = selfplay.SelfPlay(game, [self.learner, fixed],
                                     setting.num_games, seed=setting.seed)
     self._greedy = NFSPPolicy(game, [self.learner, None], "best_response")
-    self._opponent = _baseline(game, setting.opponent)
+    self._opponent = _baseline(game, setting)
     self._references = None
 
   @classmethod
@@ -140,8 +207,21 @@ class FixedOpponentRun(drivers.DriverLoop):
     command line."""
     fields = checkpoints.read_header(path)["config"]
     setting = Against(fields["opponent"], fields["num_deals"],
-                      fields["seed"], fields["num_games"])
+                      fields["seed"], fields["num_games"],
+                      fields.get("profile", ""),
+                      fields.get("warm_start", False))
     return cls(game, NFSPConfig.from_header(fields), setting).restore(path)
+
+  def _warm_start(self, profile):
+    """Seat 0's best-response networks (Q and target) of the checkpoint
+    `profile` in place of the learner's fresh ones; its exploration and
+    memory start afresh."""
+    learner = self.learner.best_response_learner
+    for name, network in learner.networks().items():
+      weights, _ = average_profile.checkpoint_weights(profile, network=name)
+      network.assign(weights[0])
+    # Restoring the learner's (unchanged) state refreshes what it acts from.
+    learner.load_state_arrays(learner.state_arrays())
 
   @staticmethod
   def shown(name):
@@ -173,20 +253,26 @@ class FixedOpponentRun(drivers.DriverLoop):
     """The checkpoint header's settings beyond the learner's config: the
     driver's and the test's (the opponent and the evaluation's deals)."""
     return {**self.driver.driver_settings(), "test": "fixed_opponent",
-            "opponent": self.setting.opponent,
-            "num_deals": self.setting.num_deals}
+            **self.setting.header_settings()}
 
   def save(self, path, progress=None):
-    """The learner and the games in flight in one file (atomic), with a
-    training run's `progress`; the fixed player keeps nothing to save."""
+    """The learner, the games in flight and a frozen average's random
+    stream in one file (atomic), with a training run's `progress`."""
+    extra = self.driver.driver_arrays()
+    if isinstance(self.fixed, AveragePlayer):
+      extra["opponent_rng"] = json.dumps(self.fixed.rng.bit_generator.state)
     return agent_checkpoints.save_agents(
         path, self.game, [self.learner], progress, self._header_settings(),
-        **self.driver.driver_arrays())
+        **extra)
 
   def restore(self, path):
     """Continues from `save`'s file: the same steps as a run never
     interrupted. One of another game, configuration or setting raises
     `checkpoints.CheckpointError` and changes nothing."""
-    self.driver.load_driver_arrays(agent_checkpoints.restore_agents(
-        path, self.game, [self.learner], self._header_settings()))
+    extra = agent_checkpoints.restore_agents(path, self.game, [self.learner],
+                                             self._header_settings())
+    self.driver.load_driver_arrays(extra)
+    if isinstance(self.fixed, AveragePlayer):
+      self.fixed.rng.bit_generator.state = json.loads(
+          str(extra["opponent_rng"]))
     return self

@@ -10,6 +10,8 @@ import nfsp_spiel  # noqa: F401
 from nfsp_spiel.evaluation import baselines
 from nfsp_spiel.evaluation import batched_matches
 from nfsp_spiel.games import poker
+from nfsp_spiel.nfsp import average_profile
+from nfsp_spiel.nfsp import drivers
 from nfsp_spiel.nfsp import fixed_opponent
 from nfsp_spiel.core import checkpoints
 from nfsp_spiel.nfsp.config import NFSPConfig
@@ -35,6 +37,15 @@ def test_fixed_player_raises_where_legal_else_calls():
 def test_unknown_opponent_is_refused_by_name():
   with pytest.raises(ValueError, match="opponent='always_fold'"):
     fixed_opponent.Against("always_fold")
+
+
+def test_a_frozen_average_needs_its_checkpoint_and_nothing_else_takes_one():
+  with pytest.raises(ValueError, match="profile='': opponent='average'"):
+    fixed_opponent.Against("average")
+  with pytest.raises(ValueError, match="profile='run.npz'"):
+    fixed_opponent.Against("always_raise", profile="run.npz")
+  with pytest.raises(ValueError, match="warm_start=True"):
+    fixed_opponent.Against("always_raise", warm_start=True)
 
 
 def test_references_are_the_baselines_matches_in_seat_0(game):
@@ -87,11 +98,11 @@ SETTING = fixed_opponent.Against("always_raise", num_deals=60, seed=2,
                                  num_games=16)
 
 
-def _train(game, directory, episodes):
+def _train(game, directory, episodes, setting=SETTING):
   """`nfsp_training.train` of the test in `directory` (a row every 100
   episodes), resumed where it has a checkpoint; returns the curve's rows."""
   run = run_directory.RunDirectory(directory, keep_previous=False)
-  loop = fixed_opponent.FixedOpponentRun(game, _tiny_config(), SETTING)
+  loop = fixed_opponent.FixedOpponentRun(game, _tiny_config(), setting)
   if run.resuming:
     loop.restore(run.checkpoint)
   run.open_curve(loop.episodes)
@@ -99,11 +110,29 @@ def _train(game, directory, episodes):
   return curves.read_curve(run.curve)
 
 
-def test_a_resumed_run_takes_the_same_steps_as_one_never_stopped(game,
-                                                                 tmp_path):
-  whole = _train(game, tmp_path / "whole", 300)
-  _train(game, tmp_path / "split", 200)
-  split = _train(game, tmp_path / "split", 300)
+@pytest.fixture(scope="module")
+def self_play_run(game, tmp_path_factory):
+  """(driver, the path of its checkpoint): a short NFSP self-play run of the
+  tiny config, whose average strategy the frozen-average test plays."""
+  driver = drivers.makers(game, _tiny_config(), 4,
+                          drivers.DriverSettings(num_games=16))[0]()
+  driver.play(200)
+  path = str(tmp_path_factory.mktemp("self_play") / "checkpoint.npz")
+  return driver, driver.save(path)
+
+
+def _against_average(path, warm_start=True):
+  return dataclasses.replace(SETTING, opponent="average", profile=path,
+                             warm_start=warm_start)
+
+
+@pytest.mark.parametrize("frozen_average", [False, True])
+def test_a_resumed_run_takes_the_same_steps_as_one_never_stopped(
+    game, tmp_path, self_play_run, frozen_average):
+  setting = _against_average(self_play_run[1]) if frozen_average else SETTING
+  whole = _train(game, tmp_path / "whole", 300, setting)
+  _train(game, tmp_path / "split", 200, setting)
+  split = _train(game, tmp_path / "split", 300, setting)
   assert [r["step"] for r in split] == [r["step"] for r in whole]
   for a, b in zip(whole, split):
     for key in ("mbb_per_hand", "q_abs", "q_norm", "sgd_updates",
@@ -146,3 +175,58 @@ def test_a_run_is_restored_from_its_checkpoint_alone(game, saved_run):
   np.testing.assert_array_equal(
       again.learner.best_response_learner.q_values(states),
       run.learner.best_response_learner.q_values(states))
+
+
+def test_a_frozen_average_plays_seat_1_and_the_learner_starts_from_seat_0(
+    game, self_play_run):
+  """The opponent acts from the run's seat-1 average network, the evaluation
+  plays that profile, and a warm start copies seat 0's Q and target
+  networks (a cold start does not)."""
+  parent, path = self_play_run
+  run = fixed_opponent.FixedOpponentRun(game, _tiny_config(),
+                                        _against_average(path))
+  states = np.eye(run.learner.state_size, dtype=np.float32)[:40:3]
+  legal = np.ones((len(states), 3), np.float32)
+  np.testing.assert_allclose(
+      run.fixed.average.probabilities(states, legal, "average"),
+      parent.agents[1].average_policy.probabilities(states, legal),
+      rtol=1e-5, atol=1e-6)
+  learner, theirs = (run.learner.best_response_learner,
+                     parent.agents[0].best_response_learner)
+  np.testing.assert_array_equal(learner.q_values(states),
+                                theirs.q_values(states))
+  for name, network in learner.networks().items():
+    for ours, other in zip(network.numpy_weights(),
+                           theirs.networks()[name].numpy_weights()):
+      np.testing.assert_array_equal(ours, other)
+  cold = fixed_opponent.FixedOpponentRun(
+      game, _tiny_config(), _against_average(path, warm_start=False))
+  assert not np.array_equal(cold.learner.best_response_learner.q_values(
+      states), theirs.q_values(states))
+  # The opponent samples its moves: over many games, its frequencies.
+  many = np.repeat(states[:1], 4000, axis=0)
+  actions, _ = run.fixed.act(many, np.ones((4000, 3)), None)
+  np.testing.assert_allclose(
+      np.bincount(actions, minlength=3) / 4000,
+      run.fixed.average.probabilities(states[:1], legal[:1], "average")[0],
+      atol=0.03)
+  metrics = run.metrics()
+  chips = batched_matches.play_profile(
+      (run._greedy, average_profile.from_checkpoint(game, path)),  # pylint: disable=protected-access
+      SETTING.num_deals, SETTING.seed)
+  assert metrics["mbb_per_hand"] == pytest.approx(100 * chips.mean())
+
+
+def test_a_frozen_average_run_refuses_another_profile_and_reloads_alone(
+    game, self_play_run, tmp_path):
+  _, path = self_play_run
+  run = fixed_opponent.FixedOpponentRun(game, _tiny_config(),
+                                        _against_average(path))
+  run.play(20)
+  saved = run.save(str(tmp_path / "checkpoint.npz"))
+  other = fixed_opponent.FixedOpponentRun(
+      game, _tiny_config(), _against_average(path, warm_start=False))
+  with pytest.raises(checkpoints.CheckpointError, match="warm_start"):
+    other.restore(saved)
+  again = fixed_opponent.FixedOpponentRun.from_checkpoint(game, saved)
+  assert again.setting == run.setting and again.episodes == run.episodes

@@ -1,0 +1,222 @@
+"""Is NFSP's Limit Hold'em best response too slow, or has fictitious play
+settled? The clip-1 run's best response against its own frozen average.
+
+At 3.25M episodes the clip-1 branch (`fig_nfsp_lhe_double_q.py`, rule 7)
+has an average strategy that LBR beats by more than 1,000 mbb/h, while in
+self-play its best responses (greedy Q) gain little against the other
+player's average (the curve's `br_edge_<p>`), and its Q-networks' norms
+barely move. Either the clipped TD error leaves the best response too slow
+to find what the average still gives away, or a best response of this
+network, with its target held still, finds no more. The test
+(`nfsp.fixed_opponent` with `Against("average", profile=...)`): seat 1
+plays the checkpoint's seat-1 average strategy, frozen; seat 0's best
+response goes on learning from that checkpoint's Q-networks (`warm_start`:
+its memory and exploration start afresh), with the run's own settings read
+from the checkpoint, once with the TD error clipped at 1 as in the run and
+once unclipped (`td_error_clip=0`, the papers' squared error):
+
+  python docs/figures/fig_nfsp_lhe_frozen_average.py --name clip1 \\
+      --episodes 200000 --eval_every 25000
+  python docs/figures/fig_nfsp_lhe_frozen_average.py --name clip0 \\
+      --set td_error_clip=0 --episodes 200000 --eval_every 25000
+  python docs/figures/fig_nfsp_lhe_frozen_average.py   # draws, judges
+
+Each evaluation plays the greedy Q policy in seat 0 against the frozen
+average on the same `NUM_DEALS` deals (batched matches, +-1 s.e.), with the
+equity-threshold player and always-call on those deals as references.
+Curves: `data/nfsp_lhe_frozen_average/<name>/`; checkpoints in
+`--run_dir/<name>` (outside git); the same command resumes a run.
+
+The rule, written before the data:
+
+1. *Does it climb?* At a run's last evaluation, of at least `JUDGED_AT`
+   episodes, its result against its episode-0 result (the checkpoint's own
+   best response on the same deals): it *climbs* if higher by more than the
+   larger of twice their combined standard error and `MIN_GAIN` mbb/h,
+   *falls* if lower by as much, else is *flat*.
+2. *Does the clip slow the best response?* At the last evaluation both runs
+   reached (the same x): if the unclipped run is higher than the clipped
+   one by rule 1's margin, *the clip slows the best response*; otherwise,
+   if neither climbs, *neither climbs: with its target still, the best
+   response finds no more than it had*; otherwise *the clip does not slow
+   it*.
+
+Beside the verdicts, not part of them: LBR's winnings against the same
+average strategy at the same checkpoint (`fig_nfsp_lhe_double_q.py`'s
+paper-precision point), an upper reach for any best response's gain.
+"""
+
+import argparse
+import csv
+import os
+
+import figure_runs
+import figure_style
+import nfsp_runs
+
+DATA = os.path.join(figure_runs.HERE, "data", "nfsp_lhe_frozen_average")
+PROFILE = os.path.join(nfsp_runs.ROOT, "runs", "nfsp_lhe_double_q",
+                       "clip1_from_2050k", "kept", "3250010.npz")
+PROFILE_STEP = 3_250_010
+# LBR's row at that checkpoint (issue 47 item 4's protocol).
+PAPER_POINTS = os.path.join(figure_runs.HERE, "data", "nfsp_lhe_diagnostics",
+                            "clip1_seed0", "paper_points.csv")
+NUM_DEALS = 5000
+JUDGED_AT = 100_000
+MIN_GAIN = 50.0  # mbb/h
+CHECKPOINT_SECONDS = 600
+LABELS = {"clip1": "TD error clipped at 1 (as the run)",
+          "clip0": "TD error unclipped (the papers' loss)"}
+COLOURS = {"clip1": "#66a61e", "clip0": figure_style.COLOURS["NFSP"]}
+REFERENCES = {"equity_threshold": ("equity-threshold player",
+                                   figure_style.REFERENCE),
+              "always_call": ("always-call", "grey")}
+
+
+def _point(row):
+  return row["mbb_per_hand"], row["mbb_stderr"]
+
+
+def climbs(rows):
+  """Rule 1 on a run's curve rows: +1 (climbs), -1 (falls), 0 (flat), or
+  None before `JUDGED_AT`."""
+  if rows[-1]["step"] < JUDGED_AT:
+    return None
+  return figure_runs.compare_means(_point(rows[-1]), _point(rows[0]),
+                                   MIN_GAIN)
+
+
+def _same_x(rows_a, rows_b):
+  """The last pair of evaluations, one of each run, at the same multiple
+  of the evaluation interval (within 2%), or None."""
+  for a in reversed(rows_a):
+    for b in reversed(rows_b):
+      if a["step"] and abs(a["step"] - b["step"]) <= 0.02 * a["step"]:
+        return a, b
+  return None
+
+
+def verdict(runs):
+  """The rule on `runs` ({name: curve rows}): lines of text."""
+  words = {1: "climbs", -1: "falls", 0: "flat", None: "too short"}
+  lines = []
+  for name, rows in runs.items():
+    last, first = rows[-1], rows[0]
+    lines.append(f"{name}: {words[climbs(rows)]} ({last['mbb_per_hand']:+.0f}"
+                 f" +- {last['mbb_stderr']:.0f} mbb/h at "
+                 f"{last['step']:,.0f} episodes against "
+                 f"{first['mbb_per_hand']:+.0f} +- {first['mbb_stderr']:.0f}"
+                 " at 0)")
+  if not {"clip0", "clip1"} <= set(runs):
+    return lines
+  pair = _same_x(runs["clip0"], runs["clip1"])
+  orders = climbs(runs["clip0"]), climbs(runs["clip1"])
+  if pair is None or None in orders:
+    return lines + ["does the clip slow the best response: too short"]
+  unclipped, clipped = pair
+  if figure_runs.compare_means(_point(unclipped), _point(clipped),
+                               MIN_GAIN) > 0:
+    reading = "the clip slows the best response"
+  elif max(orders) < 1:
+    reading = ("neither climbs: with its target still, the best response "
+               "finds no more than it had")
+  else:
+    reading = "the clip does not slow it"
+  return lines + [f"does the clip slow the best response (at "
+                  f"{unclipped['step']:,.0f} episodes: unclipped "
+                  f"{unclipped['mbb_per_hand']:+.0f}, clipped "
+                  f"{clipped['mbb_per_hand']:+.0f}): {reading}"]
+
+
+def lbr_at_profile():
+  """LBR's winnings (mbb/h) against the profile's average strategy, or
+  None where that point was not measured."""
+  if not os.path.exists(PAPER_POINTS):
+    return None
+  with open(PAPER_POINTS, encoding="utf-8") as f:
+    for row in csv.DictReader(f):
+      if int(row["step"]) == PROFILE_STEP:
+        return float(row["lbr_mbb_per_hand"])
+  return None
+
+
+def draw(runs, path, lbr):
+  import matplotlib.pyplot as plt  # pylint: disable=g-import-not-at-top
+  figure, axes = plt.subplots(figsize=(7.2, 4.8))
+  for name, rows in runs.items():
+    x = [r["step"] for r in rows]
+    y = [r["mbb_per_hand"] for r in rows]
+    se = [r["mbb_stderr"] for r in rows]
+    axes.plot(x, y, color=COLOURS[name], marker="o", markersize=3,
+              label=f"greedy Q policy, {LABELS[name]}")
+    figure_style.band(axes, x, [a - e for a, e in zip(y, se)],
+                      [a + e for a, e in zip(y, se)], COLOURS[name])
+  if runs:
+    last = next(iter(runs.values()))[-1]
+    for key, (label, colour) in REFERENCES.items():
+      figure_style.reference_level(axes, last[f"reference_{key}"],
+                                   f"{label} on the same deals", colour)
+  if lbr is not None:
+    figure_style.reference_level(axes, lbr, "LBR (2,000 hands)", "#e7298a")
+  axes.set_ylabel("result in seat 0 against the frozen\naverage strategy "
+                  "(mbb/h; " + figure_style.BAND + ")")
+  axes.set_xlabel("episodes after the warm start")
+  axes.grid(True, alpha=0.3)
+  figure_style.legend_outside(axes, fontsize=7)
+  axes.set_title("NFSP's best response against its own average, frozen at "
+                 f"{PROFILE_STEP / 1e6:.2f}M episodes")
+  figure_style.save(figure, path)
+
+
+def main():
+  parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+  parser.add_argument("--name", choices=sorted(LABELS),
+                      help="the run to train (resumed where it has a "
+                      "checkpoint)")
+  parser.add_argument("--episodes", type=int, default=200_000)
+  parser.add_argument("--eval_every", type=int, default=25_000)
+  parser.add_argument("--profile", default=PROFILE,
+                      help="the NFSP checkpoint whose seat-1 average plays "
+                      "and whose seat-0 best response starts learning")
+  parser.add_argument("--run_dir", default=os.path.join(
+      nfsp_runs.ROOT, "runs", "frozen_average"),
+                      help="the runs' checkpoints, one folder per run")
+  parser.add_argument("--set", action="append", default=[],
+                      metavar="NAME=VALUE", help="a setting of "
+                      "NFSPConfig.replace changed from the checkpoint's")
+  args = parser.parse_args()
+  if args.name:
+    # pylint: disable=g-import-not-at-top
+    from nfsp_spiel.core import checkpoints
+    from nfsp_spiel.nfsp import fixed_opponent
+    from nfsp_spiel.nfsp import sweep
+    from nfsp_spiel.nfsp.config import NFSPConfig
+    # pylint: enable=g-import-not-at-top
+    config = NFSPConfig.from_header(
+        checkpoints.read_header(args.profile)["config"])
+    changes = {}
+    for text in args.set:
+      name, [(_, value)] = sweep.sweep_axis(config, text)
+      changes[name] = value
+    setting = fixed_opponent.Against("average", NUM_DEALS, seed=0,
+                                     profile=args.profile, warm_start=True)
+    nfsp_runs.train_fixed_opponent(
+        DATA, args.name, config.replace(**changes), setting, args.episodes,
+        args.eval_every, args.run_dir, CHECKPOINT_SECONDS)
+  from nfsp_spiel.run import curves  # pylint: disable=g-import-not-at-top
+  runs = {}
+  for name in LABELS:
+    path = os.path.join(DATA, name, curves.CSV_NAME)
+    if os.path.exists(path):
+      runs[name] = curves.read_curve(path)
+  lbr = lbr_at_profile()
+  draw(runs, os.path.join(figure_runs.HERE, "fig_nfsp_lhe_frozen_average.png"),
+       lbr)
+  for line in verdict(runs):
+    print(line)
+  if lbr is not None:
+    print(f"beside: LBR wins {lbr:+.0f} mbb/h against the same average")
+
+
+if __name__ == "__main__":
+  main()
