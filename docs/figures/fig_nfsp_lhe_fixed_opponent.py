@@ -75,15 +75,15 @@ per second); the bottom panels show how often the greedy Q policy folds
 and raises preflop and after the flop (runs that logged it).
 
 The rule, written before the data: at a scale's last evaluation, of at least
-`JUDGED_AT` episodes, its greedy Q policy *learns* if its result is more
-than two standard errors above both its first evaluation after learning
-began (`eval_every` episodes) and always-call's result; one scale is
-*better* than another if, at the last evaluation both reached (the same x
-within `SAME_X`; pairs without one are not compared), it is higher
-by more than two combined standard errors (the deals are the same, so this
-is conservative). Curves: `data/nfsp_lhe_fixed_opponent/<name>/`; each run
-checkpoints in `--run_dir/<name>` (outside git) at every evaluation and
-every ten minutes, and the same command resumes it (Ctrl-C stops it at the
+`JUDGED_AT` episodes, its greedy Q policy *learns* if its result is more than
+two standard errors above both its first evaluation after learning began
+(`eval_every` episodes) and always-call's result; one scale is *better* than
+another if, at the last evaluation both reached (the same x within 2%; pairs
+without one are not compared), it is higher by more than two combined standard
+errors (the deals are the same, so this is conservative). Curves:
+`data/nfsp_lhe_fixed_opponent/<name>/`; each run checkpoints in
+`--run_dir/<name>` (outside git) at every evaluation and every ten minutes, and
+the same command resumes it (Ctrl-C stops it at the
 last consistent checkpoint); the runs before that mechanism (those of
 500k episodes and less) were each trained in one go.
 """
@@ -190,7 +190,7 @@ def verdict(runs):
   names = sorted(runs)
   for i, a in enumerate(names):
     for b in names[i + 1:]:
-      pair = shared_evaluation(runs[a], runs[b])
+      pair = figure_runs.shared_evaluation(runs[a], runs[b])
       if pair is None:
         continue  # no evaluation at the same x: nothing to compare
       row_a, row_b = pair
@@ -201,21 +201,6 @@ def verdict(runs):
       lines.append(f"{a} is {order} {b} at {row_a['step']:,.0f} episodes "
                    f"({gain:+.0f} mbb/h, 2 s.e. {margin:.0f})")
   return "\n".join(lines)
-
-
-SAME_X = 0.02  # evaluations this close (relative) are at the same x
-
-
-def shared_evaluation(rows_a, rows_b):
-  """The last pair of evaluations after episode 0, one of each run, at the
-  same x (steps within `SAME_X` of each other: an evaluation falls due a few
-  episodes past its multiple), or None."""
-  for row_a in reversed(rows_a):
-    for row_b in reversed(rows_b):
-      if row_a["step"] and abs(row_a["step"] - row_b["step"]) <= (
-          SAME_X * row_a["step"]):
-        return row_a, row_b
-  return None
 
 
 def draw(runs, path, network):

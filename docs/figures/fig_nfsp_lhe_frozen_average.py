@@ -35,15 +35,15 @@ The rule, written before the data:
    larger of twice their combined standard error and `MIN_GAIN` mbb/h,
    *falls* if lower by as much, else is *flat*.
 2. *Does the clip slow the best response?* At the last evaluation both runs
-   reached (the same x): if the unclipped run is higher than the clipped
-   one by rule 1's margin, *the clip slows the best response*; otherwise,
-   if neither climbs, *neither climbs: with its target still, the best
-   response finds no more than it had*; otherwise *the clip does not slow
-   it*.
+   reached (the same x within 2%): if the unclipped run is higher than the
+   clipped one by rule 1's margin, *the clip slows the best response*;
+   otherwise, if neither climbs, *neither climbs: with its target still,
+   the best response finds no more than it had*; otherwise *the clip does
+   not slow it*.
 
 Beside the verdicts, not part of them: LBR's winnings against the same
 average strategy at the same checkpoint (`fig_nfsp_lhe_double_q.py`'s
-paper-precision point), an upper reach for any best response's gain.
+paper-precision point): an exact best response gains at least that much.
 """
 
 import argparse
@@ -86,16 +86,6 @@ def climbs(rows):
                                    MIN_GAIN)
 
 
-def _same_x(rows_a, rows_b):
-  """The last pair of evaluations, one of each run, at the same multiple
-  of the evaluation interval (within 2%), or None."""
-  for a in reversed(rows_a):
-    for b in reversed(rows_b):
-      if a["step"] and abs(a["step"] - b["step"]) <= 0.02 * a["step"]:
-        return a, b
-  return None
-
-
 def verdict(runs):
   """The rule on `runs` ({name: curve rows}): lines of text."""
   words = {1: "climbs", -1: "falls", 0: "flat", None: "too short"}
@@ -109,7 +99,7 @@ def verdict(runs):
                  " at 0)")
   if not {"clip0", "clip1"} <= set(runs):
     return lines
-  pair = _same_x(runs["clip0"], runs["clip1"])
+  pair = figure_runs.shared_evaluation(runs["clip0"], runs["clip1"])
   orders = climbs(runs["clip0"]), climbs(runs["clip1"])
   if pair is None or None in orders:
     return lines + ["does the clip slow the best response: too short"]

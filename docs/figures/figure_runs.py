@@ -250,6 +250,21 @@ def mean_and_se(values):
   return mean, math.sqrt(var / len(values))
 
 
+SAME_X = 0.02  # evaluations this close (relative) are at the same x
+
+
+def shared_evaluation(rows_a, rows_b):
+  """The last pair of curve rows after episode 0, one of each run, at the
+  same x (steps within `SAME_X` of each other: an evaluation falls due a
+  few episodes past its multiple), or None."""
+  for row_a in reversed(rows_a):
+    for row_b in reversed(rows_b):
+      if row_a["step"] and abs(row_a["step"] - row_b["step"]) <= (
+          SAME_X * row_a["step"]):
+        return row_a, row_b
+  return None
+
+
 def compare_means(a, b, min_gain):
   """+1, -1 or 0: `a` higher, lower or no different from `b` (both
   (mean, standard error)), the margin the larger of twice their combined

@@ -2,23 +2,14 @@
 a branched Limit Hold'em run holds or diverges, and each of its
 paper-precision points is judged against its parent's last one."""
 
-import os
-import sys
-
 import pytest
 
-FIGURES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__)))), "docs", "figures")
+FIGURE_SCRIPT = "fig_nfsp_lhe_double_q"
 
 
-@pytest.fixture(scope="module")
-def rules():
-  sys.path.insert(0, FIGURES)
-  try:
-    import fig_nfsp_lhe_double_q  # pylint: disable=g-import-not-at-top
-    yield fig_nfsp_lhe_double_q
-  finally:
-    sys.path.remove(FIGURES)
+@pytest.fixture(name="rules")
+def fixture_rules(figure_script):
+  return figure_script
 
 
 def _result(step, policy, mean, se):

@@ -2,23 +2,14 @@
 its data): does a warm-started best response climb against the frozen
 average, and does clipping its TD error slow it?"""
 
-import os
-import sys
-
 import pytest
 
-FIGURES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__)))), "docs", "figures")
+FIGURE_SCRIPT = "fig_nfsp_lhe_frozen_average"
 
 
-@pytest.fixture(scope="module")
-def rule():
-  sys.path.insert(0, FIGURES)
-  try:
-    import fig_nfsp_lhe_frozen_average  # pylint: disable=g-import-not-at-top
-    yield fig_nfsp_lhe_frozen_average
-  finally:
-    sys.path.remove(FIGURES)
+@pytest.fixture(name="rule")
+def fixture_rule(figure_script):
+  return figure_script
 
 
 def _curve(values, se=20.0, spacing=25_000):
