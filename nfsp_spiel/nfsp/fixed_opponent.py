@@ -182,6 +182,8 @@ class FixedOpponentRun(drivers.DriverLoop):
     self.game = game
     self.setting = setting
     self.config = dataclasses.replace(config, anticipatory_param=1.0)
+    # First, so that a profile of another game is refused by name.
+    self._opponent = _baseline(game, setting)
     size = information_state_size(game)
     self.learner = agent_lib.NFSP(0, size, game.num_distinct_actions(),
                                   self.config, seed=setting.seed)
@@ -197,7 +199,6 @@ class FixedOpponentRun(drivers.DriverLoop):
     self.driver = selfplay.SelfPlay(game, [self.learner, fixed],
                                     setting.num_games, seed=setting.seed)
     self._greedy = NFSPPolicy(game, [self.learner, None], "best_response")
-    self._opponent = _baseline(game, setting)
     self._references = None
 
   @classmethod

@@ -230,3 +230,9 @@ def test_a_frozen_average_run_refuses_another_profile_and_reloads_alone(
     other.restore(saved)
   again = fixed_opponent.FixedOpponentRun.from_checkpoint(game, saved)
   assert again.setting == run.setting and again.episodes == run.episodes
+  leduc = drivers.makers(pyspiel.load_game("nfsp_leduc"), NFSPConfig(), 0,
+                         drivers.DriverSettings(num_games=4))[0]()
+  leduc_path = leduc.save(str(tmp_path / "leduc.npz"))
+  with pytest.raises(ValueError, match="holds a profile of nfsp_leduc"):
+    fixed_opponent.FixedOpponentRun(game, _tiny_config(),
+                                    _against_average(leduc_path))
