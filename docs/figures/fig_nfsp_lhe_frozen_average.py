@@ -41,6 +41,21 @@ The rule, written before the data:
    the best response finds no more than it had*; otherwise *the clip does
    not slow it*.
 
+A run whose training diverged keeps the error in `<name>/diverged.txt`
+(`nfsp_runs.train_fixed_opponent`) and is judged *diverges* by rules 1-3.
+The unclipped run diverged within its first thousand episodes (as did one
+with the TD error clipped at 10, `--name clip10 --set td_error_clip=10`),
+so rule 2 has no comparison, and rule 3 was written then, before its run
+had data:
+
+3. *Is the clipped best response too slow?* Clip 1 with four times the SGD
+   updates per learning call (`--name clip1_updates_x4 --set
+   updates_per_learn=8`, the same commands otherwise): if it climbs while
+   clip 1 does not, and at the last evaluation both reached it is higher
+   than clip 1 by rule 1's margin, *the clipped best response is too slow
+   at the paper's update rate*; if it is flat or falls, *more updates find
+   no more*; otherwise *no verdict*.
+
 Beside the verdicts, not part of them: LBR's winnings against the same
 average strategy at the same checkpoint (`fig_nfsp_lhe_double_q.py`'s
 paper-precision point): an exact best response gains at least that much.
@@ -66,8 +81,11 @@ JUDGED_AT = 100_000
 MIN_GAIN = 50.0  # mbb/h
 CHECKPOINT_SECONDS = 600
 LABELS = {"clip1": "TD error clipped at 1 (as the run)",
-          "clip0": "TD error unclipped (the papers' loss)"}
-COLOURS = {"clip1": "#66a61e", "clip0": figure_style.COLOURS["NFSP"]}
+          "clip0": "TD error unclipped (the papers' loss)",
+          "clip10": "TD error clipped at 10",
+          "clip1_updates_x4": "TD error clipped at 1, 4x the SGD updates"}
+COLOURS = {"clip1": "#66a61e", "clip0": figure_style.COLOURS["NFSP"],
+           "clip10": "#d95f02", "clip1_updates_x4": "#7570b3"}
 REFERENCES = {"equity_threshold": ("equity-threshold player",
                                    figure_style.REFERENCE),
               "always_call": ("always-call", "grey")}
@@ -86,36 +104,77 @@ def climbs(rows):
                                    MIN_GAIN)
 
 
-def verdict(runs):
-  """The rule on `runs` ({name: curve rows}): lines of text."""
+def _compared(a, b):
+  """(rule 1's order of run rows `a` against `b` at their last shared
+  evaluation, that evaluation's two rows), or None without one."""
+  pair = figure_runs.shared_evaluation(a, b)
+  if pair is None:
+    return None
+  return figure_runs.compare_means(_point(pair[0]), _point(pair[1]),
+                                   MIN_GAIN), *pair
+
+
+def verdict(runs, diverged):
+  """The rules on `runs` ({name: curve rows}) and `diverged` ({name: its
+  diverged.txt's text} of the runs that diverged): lines of text."""
   words = {1: "climbs", -1: "falls", 0: "flat", None: "too short"}
   lines = []
   for name, rows in runs.items():
     last, first = rows[-1], rows[0]
+    if name in diverged:
+      lines.append(f"{name}: diverges ({diverged[name]})")
+      continue
     lines.append(f"{name}: {words[climbs(rows)]} ({last['mbb_per_hand']:+.0f}"
                  f" +- {last['mbb_stderr']:.0f} mbb/h at "
                  f"{last['step']:,.0f} episodes against "
                  f"{first['mbb_per_hand']:+.0f} +- {first['mbb_stderr']:.0f}"
                  " at 0)")
-  if not {"clip0", "clip1"} <= set(runs):
-    return lines
-  pair = figure_runs.shared_evaluation(runs["clip0"], runs["clip1"])
+  if {"clip0", "clip1"} <= set(runs):
+    lines.append("does the clip slow the best response: "
+                 + _rule_2(runs, diverged))
+  if {"clip1_updates_x4", "clip1"} <= set(runs):
+    lines.append("is the clipped best response too slow: "
+                 + _rule_3(runs, diverged))
+  return lines
+
+
+def _rule_2(runs, diverged):
+  if "clip0" in diverged:
+    return "no comparison: the unclipped run diverged"
+  shared = _compared(runs["clip0"], runs["clip1"])
   orders = climbs(runs["clip0"]), climbs(runs["clip1"])
-  if pair is None or None in orders:
-    return lines + ["does the clip slow the best response: too short"]
-  unclipped, clipped = pair
-  if figure_runs.compare_means(_point(unclipped), _point(clipped),
-                               MIN_GAIN) > 0:
+  if shared is None or None in orders:
+    return "too short"
+  order, unclipped, clipped = shared
+  if order > 0:
     reading = "the clip slows the best response"
   elif max(orders) < 1:
     reading = ("neither climbs: with its target still, the best response "
                "finds no more than it had")
   else:
     reading = "the clip does not slow it"
-  return lines + [f"does the clip slow the best response (at "
-                  f"{unclipped['step']:,.0f} episodes: unclipped "
-                  f"{unclipped['mbb_per_hand']:+.0f}, clipped "
-                  f"{clipped['mbb_per_hand']:+.0f}): {reading}"]
+  return (f"{reading} (at {unclipped['step']:,.0f} episodes: unclipped "
+          f"{unclipped['mbb_per_hand']:+.0f}, clipped "
+          f"{clipped['mbb_per_hand']:+.0f})")
+
+
+def _rule_3(runs, diverged):
+  if "clip1_updates_x4" in diverged:
+    return "the run with 4x the updates diverged"
+  shared = _compared(runs["clip1_updates_x4"], runs["clip1"])
+  more, base = climbs(runs["clip1_updates_x4"]), climbs(runs["clip1"])
+  if shared is None or None in (more, base):
+    return "too short"
+  order, ours, theirs = shared
+  if more == 1 and base < 1 and order > 0:
+    reading = ("the clipped best response is too slow at the paper's "
+               "update rate")
+  elif more < 1:
+    reading = "more updates find no more"
+  else:
+    reading = "no verdict"
+  return (f"{reading} (at {ours['step']:,.0f} episodes: 4x the updates "
+          f"{ours['mbb_per_hand']:+.0f}, clip 1 {theirs['mbb_per_hand']:+.0f})")
 
 
 def lbr_at_profile():
@@ -130,15 +189,20 @@ def lbr_at_profile():
   return None
 
 
-def draw(runs, path, lbr):
+def draw(runs, path, lbr, diverged):
+  """`runs` as in `verdict`; a run that `diverged` is its last evaluation,
+  marked with a cross."""
   import matplotlib.pyplot as plt  # pylint: disable=g-import-not-at-top
   figure, axes = plt.subplots(figsize=(7.2, 4.8))
   for name, rows in runs.items():
     x = [r["step"] for r in rows]
     y = [r["mbb_per_hand"] for r in rows]
     se = [r["mbb_stderr"] for r in rows]
-    axes.plot(x, y, color=COLOURS[name], marker="o", markersize=3,
-              label=f"greedy Q policy, {LABELS[name]}")
+    failed = name in diverged
+    axes.plot(x, y, color=COLOURS[name], marker="x" if failed else "o",
+              markersize=8 if failed else 3,
+              label=f"greedy Q policy, {LABELS[name]}"
+              + (": training diverged" if failed else ""))
     figure_style.band(axes, x, [a - e for a, e in zip(y, se)],
                       [a + e for a, e in zip(y, se)], COLOURS[name])
   if runs:
@@ -194,15 +258,18 @@ def main():
         DATA, args.name, config.replace(**changes), setting, args.episodes,
         args.eval_every, args.run_dir, CHECKPOINT_SECONDS)
   from nfsp_spiel.run import curves  # pylint: disable=g-import-not-at-top
-  runs = {}
+  runs, diverged = {}, {}
   for name in LABELS:
     path = os.path.join(DATA, name, curves.CSV_NAME)
     if os.path.exists(path):
       runs[name] = curves.read_curve(path)
+      text = nfsp_runs.diverged(DATA, name)
+      if text:
+        diverged[name] = text
   lbr = lbr_at_profile()
   draw(runs, os.path.join(figure_runs.HERE, "fig_nfsp_lhe_frozen_average.png"),
-       lbr)
-  for line in verdict(runs):
+       lbr, diverged)
+  for line in verdict(runs, diverged):
     print(line)
   if lbr is not None:
     print(f"beside: LBR wins {lbr:+.0f} mbb/h against the same average")

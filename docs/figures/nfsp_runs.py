@@ -26,6 +26,7 @@ import figure_runs
 
 ROOT = os.path.dirname(os.path.dirname(figure_runs.HERE))
 CHECKPOINT_FROM = 500_000
+DIVERGED = "diverged.txt"  # a fixed-opponent run's divergence, if it had one
 
 
 def train(figure, run, changes, episodes, seed, points=40,
@@ -266,4 +267,20 @@ def train_fixed_opponent(data, name, config, setting, episodes, eval_every,
           f"{run.checkpoint}", flush=True)
   run.open_curve(loop.episodes)
   run.catch_stop_signals()
-  nfsp_training.train(run, loop, episodes, eval_every, eval_every)
+  try:
+    nfsp_training.train(run, loop, episodes, eval_every, eval_every)
+  except FloatingPointError as error:  # kept beside the curve, for the rule
+    with open(os.path.join(data, name, DIVERGED), "w", encoding="utf-8") as f:
+      f.write(f"training diverged at {loop.episodes:,} episodes: {error}\n")
+    print(f"{name}: training diverged at {loop.episodes:,} episodes",
+          flush=True)
+
+
+def diverged(data, name):
+  """The text `train_fixed_opponent` kept where run `name` diverged, or
+  None."""
+  path = os.path.join(data, name, DIVERGED)
+  if not os.path.exists(path):
+    return None
+  with open(path, encoding="utf-8") as f:
+    return f.read().strip()

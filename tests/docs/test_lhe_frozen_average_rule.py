@@ -27,31 +27,89 @@ def test_a_run_climbs_falls_or_is_flat_by_the_larger_margin(rule):
 
 def test_the_unclipped_run_ahead_means_the_clip_slows_it(rule):
   lines = rule.verdict({"clip1": _curve([0.0, 10.0, 20.0, 30.0, 40.0]),
-                        "clip0": _curve([0.0, 100.0, 200.0, 250.0, 300.0])})
+                        "clip0": _curve([0.0, 100.0, 200.0, 250.0, 300.0])}, {})
   assert lines[0].startswith("clip1: flat")
   assert lines[1].startswith("clip0: climbs (+300 +- 20 mbb/h at 100,003")
-  assert lines[2].endswith(": the clip slows the best response")
-  assert "unclipped +300, clipped +40" in lines[2]
+  assert lines[2] == ("does the clip slow the best response: the clip slows "
+                      "the best response (at 100,003 episodes: unclipped "
+                      "+300, clipped +40)")
 
 
 def test_neither_climbing_reads_as_nothing_more_found(rule):
   lines = rule.verdict({"clip1": _curve([0.0, 10.0, 20.0, 30.0, 40.0]),
-                        "clip0": _curve([0.0, -10.0, 20.0, -30.0, 10.0])})
-  assert lines[-1].endswith("neither climbs: with its target still, the "
-                            "best response finds no more than it had")
+                        "clip0": _curve([0.0, -10.0, 20.0, -30.0, 10.0])}, {})
+  assert lines[-1].startswith(
+      "does the clip slow the best response: neither climbs: with its target "
+      "still, the best response finds no more than it had")
 
 
 def test_both_climbing_alike_reads_as_the_clip_not_slowing_it(rule):
   lines = rule.verdict({"clip1": _curve([0.0, 100.0, 200.0, 250.0, 300.0]),
-                        "clip0": _curve([0.0, 100.0, 180.0, 260.0, 320.0])})
-  assert lines[-1].endswith("the clip does not slow it")
+                        "clip0": _curve([0.0, 100.0, 180.0, 260.0, 320.0])}, {})
+  assert lines[-1].startswith("does the clip slow the best response: the "
+                              "clip does not slow it")
 
 
 def test_runs_of_unequal_length_are_compared_at_the_last_shared_x(rule):
   lines = rule.verdict({"clip1": _curve([0.0, 10.0, 20.0, 30.0, 40.0]),
                         "clip0": _curve([0.0, 100.0, 200.0, 250.0, 300.0,
-                                         400.0])})
-  assert "at 100,003 episodes: unclipped +300, clipped +40" in lines[-1]
+                                         400.0])}, {})
+  assert "(at 100,003 episodes: unclipped +300, clipped +40)" in lines[-1]
   short = rule.verdict({"clip1": _curve([0.0, 10.0]),
-                        "clip0": _curve([0.0, 100.0, 200.0, 250.0, 300.0])})
+                        "clip0": _curve([0.0, 100.0, 200.0, 250.0, 300.0])}, {})
   assert short[-1] == "does the clip slow the best response: too short"
+
+
+def test_a_diverged_run_is_no_comparison(rule):
+  lines = rule.verdict({"clip1": _curve([0.0, 10.0, 20.0, 30.0, 40.0]),
+                        "clip0": _curve([0.0])},
+                       {"clip0": "training diverged at 734 episodes: ..."})
+  assert lines[1] == "clip0: diverges (training diverged at 734 episodes: ...)"
+  assert lines[2] == ("does the clip slow the best response: no comparison: "
+                      "the unclipped run diverged")
+
+
+def test_rule_3_reads_a_climb_with_more_updates_as_too_slow(rule):
+  flat = _curve([0.0, 10.0, 20.0, 30.0, 40.0])
+  lines = rule.verdict({"clip1": flat, "clip1_updates_x4": _curve(
+      [0.0, 100.0, 200.0, 250.0, 300.0])}, {})
+  assert lines[-1] == ("is the clipped best response too slow: the clipped "
+                       "best response is too slow at the paper's update rate "
+                       "(at 100,003 episodes: 4x the updates +300, clip 1 +40)")
+  lines = rule.verdict({"clip1": flat, "clip1_updates_x4": _curve(
+      [0.0, -10.0, 30.0, 20.0, 50.0])}, {})
+  assert lines[-1].startswith("is the clipped best response too slow: more "
+                              "updates find no more")
+  lines = rule.verdict({"clip1": flat, "clip1_updates_x4": _curve([0.0])},
+                       {"clip1_updates_x4": "training diverged at 9 episodes"})
+  assert lines[-1].endswith("the run with 4x the updates diverged")
+
+
+def test_a_diverged_training_is_kept_beside_its_curve(rule, tmp_path,
+                                                      monkeypatch):
+  """`nfsp_runs.train_fixed_opponent` writes the error where the rules
+  read it, and the run's curve keeps its rows."""
+  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.nfsp import fixed_opponent
+  from nfsp_spiel.nfsp.config import NFSPConfig
+  from nfsp_spiel.run import nfsp_training
+  # pylint: enable=g-import-not-at-top
+
+  def diverging(run, loop, *unused_args):
+    del run
+    loop.play(10)
+    raise FloatingPointError("NFSP agent 0: training diverged")
+
+  monkeypatch.setattr(nfsp_training, "train", diverging)
+  config = NFSPConfig.lhe(hidden_layers=(8,), replay_buffer_capacity=2_000,
+                          reservoir_buffer_capacity=2_000,
+                          precision="float32")
+  setting = fixed_opponent.Against("always_raise", num_deals=20, seed=1,
+                                   num_games=4)
+  assert rule.nfsp_runs.diverged(str(tmp_path), "run") is None
+  rule.nfsp_runs.train_fixed_opponent(str(tmp_path), "run", config, setting,
+                                      100, 50, str(tmp_path / "checkpoints"),
+                                      600)
+  text = rule.nfsp_runs.diverged(str(tmp_path), "run")
+  assert text.startswith("training diverged at 1") and text.endswith(
+      "NFSP agent 0: training diverged")
