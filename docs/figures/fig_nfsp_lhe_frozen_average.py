@@ -70,9 +70,9 @@ import figure_style
 import nfsp_runs
 
 DATA = os.path.join(figure_runs.HERE, "data", "nfsp_lhe_frozen_average")
+PROFILE_STEP = 3_250_010  # the kept checkpoint the runs start from
 PROFILE = os.path.join(nfsp_runs.ROOT, "runs", "nfsp_lhe_double_q",
-                       "clip1_from_2050k", "kept", "3250010.npz")
-PROFILE_STEP = 3_250_010
+                       "clip1_from_2050k", "kept", f"{PROFILE_STEP}.npz")
 # LBR's row at that checkpoint (issue 47 item 4's protocol).
 PAPER_POINTS = os.path.join(figure_runs.HERE, "data", "nfsp_lhe_diagnostics",
                             "clip1_seed0", "paper_points.csv")
