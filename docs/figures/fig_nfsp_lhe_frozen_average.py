@@ -211,7 +211,8 @@ def draw(runs, path, lbr, diverged):
       figure_style.reference_level(axes, last[f"reference_{key}"],
                                    f"{label} on the same deals", colour)
   if lbr is not None:
-    figure_style.reference_level(axes, lbr, "LBR (2,000 hands)", "#e7298a")
+    figure_style.reference_level(axes, lbr, "LBR against the same average (2,000 "
+                                 "hands)", "#e7298a")
   axes.set_ylabel("result in seat 0 against the frozen\naverage strategy "
                   "(mbb/h; " + figure_style.BAND + ")")
   axes.set_xlabel("episodes after the warm start")
