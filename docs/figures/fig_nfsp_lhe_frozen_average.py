@@ -56,6 +56,14 @@ had data:
    at the paper's update rate*; if it is flat or falls, *more updates find
    no more*; otherwise *no verdict*.
 
+4. *Is it the trained network?* (written after rule 3's verdict, before
+   its run had data). A fresh learner of the same settings, unclipped
+   (`--name cold_clip0 --cold --set td_error_clip=0`: new networks, not
+   the checkpoint's): if it climbs and at the last evaluation both reached
+   it is higher than clip 1 by rule 1's margin, *a fresh network finds what
+   the trained one does not*; if it is flat or falls, *a fresh learner finds
+   no more either*; otherwise *no verdict*.
+
 Beside the verdicts, not part of them: LBR's winnings against the same
 average strategy at the same checkpoint (`fig_nfsp_lhe_double_q.py`'s
 paper-precision point): an exact best response gains at least that much.
@@ -83,9 +91,11 @@ CHECKPOINT_SECONDS = 600
 LABELS = {"clip1": "TD error clipped at 1 (as the run)",
           "clip0": "TD error unclipped (the papers' loss)",
           "clip10": "TD error clipped at 10",
-          "clip1_updates_x4": "TD error clipped at 1, 4x the SGD updates"}
+          "clip1_updates_x4": "TD error clipped at 1, 4x the SGD updates",
+          "cold_clip0": "fresh networks, TD error unclipped"}
 COLOURS = {"clip1": "#66a61e", "clip0": figure_style.COLOURS["NFSP"],
-           "clip10": "#d95f02", "clip1_updates_x4": "#7570b3"}
+           "clip10": "#d95f02", "clip1_updates_x4": "#7570b3",
+           "cold_clip0": "#e7298a"}
 REFERENCES = {"equity_threshold": ("equity-threshold player",
                                    figure_style.REFERENCE),
               "always_call": ("always-call", "grey")}
@@ -132,9 +142,11 @@ def verdict(runs, diverged):
   if {"clip0", "clip1"} <= set(runs):
     lines.append("does the clip slow the best response: "
                  + _rule_2(runs, diverged))
-  if {"clip1_updates_x4", "clip1"} <= set(runs):
-    lines.append("is the clipped best response too slow: "
-                 + _rule_3(runs, diverged))
+  questions = {"clip1_updates_x4": "is the clipped best response too slow",
+               "cold_clip0": "is it the trained network"}
+  for name, question in questions.items():
+    if {name, "clip1"} <= set(runs):
+      lines.append(f"{question}: {_against_clip_1(name, runs, diverged)}")
   return lines
 
 
@@ -158,22 +170,34 @@ def _rule_2(runs, diverged):
           f"{clipped['mbb_per_hand']:+.0f})")
 
 
-def _rule_3(runs, diverged):
-  if "clip1_updates_x4" in diverged:
-    return "the run with 4x the updates diverged"
-  shared = _compared(runs["clip1_updates_x4"], runs["clip1"])
-  more, base = climbs(runs["clip1_updates_x4"]), climbs(runs["clip1"])
+# Rules 3 and 4: (run, its words in the line, readings if it climbs past clip
+# 1 / if it is flat or falls).
+AGAINST_CLIP_1 = {
+    "clip1_updates_x4": ("4x the updates",
+                         "the clipped best response is too slow at the "
+                         "paper's update rate", "more updates find no more"),
+    "cold_clip0": ("fresh networks",
+                   "a fresh network finds what the trained one does not",
+                   "a fresh learner finds no more either")}
+
+
+def _against_clip_1(name, runs, diverged):
+  """Rule 3 or 4 on run `name` against clip 1: its reading."""
+  words, ahead, no_more = AGAINST_CLIP_1[name]
+  if name in diverged:
+    return f"the run with {words} diverged"
+  shared = _compared(runs[name], runs["clip1"])
+  more, base = climbs(runs[name]), climbs(runs["clip1"])
   if shared is None or None in (more, base):
     return "too short"
   order, ours, theirs = shared
   if more == 1 and base < 1 and order > 0:
-    reading = ("the clipped best response is too slow at the paper's "
-               "update rate")
+    reading = ahead
   elif more < 1:
-    reading = "more updates find no more"
+    reading = no_more
   else:
     reading = "no verdict"
-  return (f"{reading} (at {ours['step']:,.0f} episodes: 4x the updates "
+  return (f"{reading} (at {ours['step']:,.0f} episodes: {words} "
           f"{ours['mbb_per_hand']:+.0f}, clip 1 {theirs['mbb_per_hand']:+.0f})")
 
 
@@ -236,6 +260,9 @@ def main():
   parser.add_argument("--run_dir", default=os.path.join(
       nfsp_runs.ROOT, "runs", "frozen_average"),
                       help="the runs' checkpoints, one folder per run")
+  parser.add_argument("--cold", action="store_true",
+                      help="fresh networks, not the checkpoint's best "
+                      "response (rule 4)")
   parser.add_argument("--set", action="append", default=[],
                       metavar="NAME=VALUE", help="a setting of "
                       "NFSPConfig.replace changed from the checkpoint's")
@@ -254,7 +281,8 @@ def main():
       name, [(_, value)] = sweep.sweep_axis(config, text)
       changes[name] = value
     setting = fixed_opponent.Against("average", NUM_DEALS, seed=0,
-                                     profile=args.profile, warm_start=True)
+                                     profile=args.profile,
+                                     warm_start=not args.cold)
     nfsp_runs.train_fixed_opponent(
         DATA, args.name, config.replace(**changes), setting, args.episodes,
         args.eval_every, args.run_dir, CHECKPOINT_SECONDS)

@@ -85,6 +85,19 @@ def test_rule_3_reads_a_climb_with_more_updates_as_too_slow(rule):
   assert lines[-1].endswith("the run with 4x the updates diverged")
 
 
+def test_rule_4_reads_a_fresh_learner_ahead_as_the_trained_network(rule):
+  flat = _curve([0.0, 10.0, 20.0, 30.0, 40.0])
+  lines = rule.verdict({"clip1": flat, "cold_clip0": _curve(
+      [-300.0, -100.0, 100.0, 250.0, 300.0])}, {})
+  assert lines[-1] == ("is it the trained network: a fresh network finds "
+                       "what the trained one does not (at 100,003 episodes: "
+                       "fresh networks +300, clip 1 +40)")
+  lines = rule.verdict({"clip1": flat, "cold_clip0": _curve(
+      [-300.0, -280.0, -250.0, -320.0, -310.0])}, {})
+  assert lines[-1].startswith("is it the trained network: a fresh learner "
+                              "finds no more either")
+
+
 def test_a_diverged_training_is_kept_beside_its_curve(rule, tmp_path,
                                                       monkeypatch):
   """`nfsp_runs.train_fixed_opponent` writes the error where the rules
