@@ -151,6 +151,25 @@ def from_checkpoint(game, checkpoint, member=None, kind="average"):
                  f"checkpoint={checkpoint!r}")
 
 
+# In the package's data folder (setup.py's package_data).
+SHIPPED_LHE = os.path.join(os.path.dirname(os.path.dirname(__file__)),
+                           "data", "nfsp_lhe_average.npz")
+
+
+def shipped_lhe(game, kind="average"):
+  """The package's trained Limit Hold'em profile: NFSP's average strategy
+  after 3,750,001 episodes of the clip-1 run (`NFSPConfig.lhe()` with double
+  Q-learning's target, rewards / 10 and the TD error clipped at 1: seed 0
+  to 2.05M unclipped, then branched; docs/figures/fig_nfsp_lhe_double_q.py,
+  rule 7), the first of its points whose average beats always-call against
+  the SmooCT-like profile (rule 4), saved in float16 by
+  `examples/save_average_profile.py --checkpoint <that run's kept
+  checkpoint> --output nfsp_spiel/data/nfsp_lhe_average.npz --dtype
+  float16`; its run's settings and episodes are in `.settings`, its curve in
+  docs/figures/data/nfsp_lhe_diagnostics/clip1_seed0/."""
+  return load(game, SHIPPED_LHE, kind)
+
+
 def _policy(game, weights, settings, kind, where):
   if kind not in KINDS:
     raise ValueError(f"kind={kind!r}: must be one of {KINDS}")

@@ -137,3 +137,61 @@ def test_bad_input(leduc_run, tmp_path):
                           checkpoints.header("XFP", game, {}), {})
   with pytest.raises(checkpoints.CheckpointError, match="holds a XFP run"):
     average_profile.save(tmp_path / "x", xfp)
+
+
+def test_the_shipped_limit_holdem_profile_loads_as_an_openspiel_policy():
+  """The package's trained profile: the run and settings it records, a
+  distribution over the legal actions wherever play reaches, and bots."""
+  game = pyspiel.load_game("nfsp_lhe")
+  profile = average_profile.shipped_lhe(game)
+  settings = profile.settings
+  assert (settings["game"], settings["episodes"], settings["dtype"]) == (
+      "nfsp_lhe()", 3_750_001, "float16")
+  config = settings["config"]
+  assert (config["best_response.double_q"], config["best_response."
+                                                   "td_error_clip"],
+          config["reward_scale"]) == (True, 1.0, 0.1)
+  rng = np.random.default_rng(0)
+  for _ in range(20):
+    state = game.new_initial_state()
+    while not state.is_terminal():
+      if state.is_chance_node():
+        outcomes, probs = zip(*state.chance_outcomes())
+        state.apply_action(rng.choice(outcomes, p=probs))
+        continue
+      probs = profile.action_probabilities(state)
+      assert set(probs) == set(state.legal_actions())
+      assert sum(probs.values()) == pytest.approx(1.0)
+      actions, weights = zip(*probs.items())
+      state.apply_action(rng.choice(actions, p=weights))
+  greedy = average_profile.shipped_lhe(game, "greedy_average")
+  assert sorted(greedy.action_probabilities(
+      game.new_initial_state().child(0).child(1).child(2).child(3)).values()
+                ) == [0.0, 0.0, 1.0]
+  bots = baselines.bots(game, profile, seed=3)
+  returns = pyspiel.evaluate_bots(game.new_initial_state(),
+                                  [bots[0], bots[1]], 3)
+  assert sum(returns) == pytest.approx(0.0)
+
+
+def test_the_shipped_profile_scores_what_its_checkpoint_scored():
+  """On the 12,500 duplicate deals of seed 0 against the SmooCT-like
+  profile, the shipped float16 file scores what the run's float32
+  checkpoint scored in its committed row, within float16's rounding."""
+  import csv  # pylint: disable=g-import-not-at-top
+  import os  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.run import nfsp_training  # pylint: disable=g-import-not-at-top
+  game = pyspiel.load_game("nfsp_lhe")
+  profile = average_profile.shipped_lhe(game)
+  rows = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+      os.path.abspath(__file__)))), "docs", "figures", "data",
+                      "nfsp_lhe_diagnostics", "clip1_seed0", "vs_smooct.csv")
+  with open(rows, encoding="utf-8") as f:
+    [row] = [r for r in csv.DictReader(f) if r["policy"] == "average"
+             and int(r["step"]) == profile.settings["episodes"]]
+  settings = nfsp_training.EvaluationSettings(
+      diagnostics=False, eval_deals=1, lbr_hands=0,
+      smooct_deals=int(row["deals"]))
+  ours = nfsp_training.policy_metrics(game, profile, "average", settings,
+                                      seed=0)["mbb_per_hand_vs_smooct"]
+  assert ours == pytest.approx(float(row["mbb_per_hand"]), abs=5.0)
