@@ -48,13 +48,16 @@ The agents are the checkpoint of an `examples/nfsp.py --game nfsp_lhe
 --preset lhe` run (`--precision` and `--set` as it was trained: the
 checkpoint's header must match), restored with that binary's defaults (128
 games, seed 0, learning every 8 locksteps). Both CSVs record the mapped
-network's `double_q` (0 or 1) and `reward_scale`, so a map of a run with
+network's `double_q` (0 or 1), `reward_scale` and `td_error_clip`, so a map of a run with
 other settings than the paper's says so in the ledger.
 
   python docs/figures/fig_nfsp_lhe_tsne.py --checkpoint runs/nfsp_lhe/checkpoint.npz
   python docs/figures/fig_nfsp_lhe_tsne.py --precision bfloat16 \
       --set double_q=True --set reward_scale=0.1 \
       --checkpoint runs/nfsp_lhe_double_q/rewards_1_10/checkpoint.npz
+  python docs/figures/fig_nfsp_lhe_tsne.py --precision bfloat16 \
+      --set double_q=True --set reward_scale=0.1 --set td_error_clip=1 \
+      --checkpoint runs/nfsp_lhe_double_q/clip1_from_2050k/kept/3750001.npz
 """
 
 import argparse
@@ -189,7 +192,8 @@ def main():
     for row in rows:
       row.update(episodes=driver.episodes,
                  double_q=int(config.best_response.double_q),
-                 reward_scale=config.reward_scale)
+                 reward_scale=config.reward_scale,
+                 td_error_clip=config.best_response.td_error_clip)
   _write("neighbourhoods.csv", feature_rows)
   _write("groups.csv", group_rows)
   trained = (f"after {driver.episodes:,} episodes "
