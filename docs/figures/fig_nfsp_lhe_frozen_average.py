@@ -95,7 +95,7 @@ LABELS = {"clip1": "TD error clipped at 1 (as the run)",
           "cold_clip0": "fresh networks, TD error unclipped"}
 COLOURS = {"clip1": "#66a61e", "clip0": figure_style.COLOURS["NFSP"],
            "clip10": "#d95f02", "clip1_updates_x4": "#7570b3",
-           "cold_clip0": "#e7298a"}
+           "cold_clip0": "#1b9e77"}
 REFERENCES = {"equity_threshold": ("equity-threshold player",
                                    figure_style.REFERENCE),
               "always_call": ("always-call", "grey")}
@@ -239,7 +239,8 @@ def draw(runs, path, lbr, diverged):
                                  "hands)", "#e7298a")
   axes.set_ylabel("result in seat 0 against the frozen\naverage strategy "
                   "(mbb/h; " + figure_style.BAND + ")")
-  axes.set_xlabel("episodes after the warm start")
+  axes.set_xlabel("episodes of the test (from the checkpoint's best "
+                  "response, or fresh)")
   axes.grid(True, alpha=0.3)
   figure_style.legend_outside(axes, fontsize=7)
   axes.set_title("NFSP's best response against its own average, frozen at "
