@@ -64,6 +64,20 @@ had data:
    the trained one does not*; if it is flat or falls, *a fresh learner finds
    no more either*; otherwise *no verdict*.
 
+5. *Does the fresh learner overtake, given time?* (written after rule 4's
+   "no verdict" at 200k episodes, where the fresh learner was still
+   climbing, before either run went further). Both runs go on to
+   `LONG_AT` episodes with their commands and `--episodes 500000`. At the
+   last evaluation both reached, from `LONG_AT` on: if the fresh learner
+   is higher than clip 1 by rule 1's margin, *a fresh network finds what
+   the trained one does not*; if it is lower by that margin and has not
+   climbed over its last `LONG_WINDOW` episodes (its last evaluation
+   against its evaluation nearest `LONG_WINDOW` before it, by rule 1's
+   margin), *the fresh learner levels off below the trained one*; if it
+   is lower and still climbing, *no verdict: the fresh learner still
+   climbs*; otherwise *the fresh learner gets where the trained one is,
+   not past it*.
+
 Beside the verdicts, not part of them: LBR's winnings against the same
 average strategy at the same checkpoint (`fig_nfsp_lhe_double_q.py`'s
 paper-precision point): an exact best response gains at least that much.
@@ -86,6 +100,8 @@ PAPER_POINTS = os.path.join(figure_runs.HERE, "data", "nfsp_lhe_diagnostics",
                             "clip1_seed0", "paper_points.csv")
 NUM_DEALS = 5000
 JUDGED_AT = 100_000
+LONG_AT = 500_000  # rule 5
+LONG_WINDOW = 200_000
 MIN_GAIN = 50.0  # mbb/h
 CHECKPOINT_SECONDS = 600
 LABELS = {"clip1": "TD error clipped at 1 (as the run)",
@@ -147,7 +163,36 @@ def verdict(runs, diverged):
   for name, question in questions.items():
     if {name, "clip1"} <= set(runs):
       lines.append(f"{question}: {_against_clip_1(name, runs, diverged)}")
+  if {"cold_clip0", "clip1"} <= set(runs):
+    lines.append("does the fresh learner overtake, given time: "
+                 + _overtakes(runs["cold_clip0"], runs["clip1"]))
   return lines
+
+
+def _overtakes(fresh, trained):
+  """Rule 5 on the fresh learner's and clip 1's curve rows: its reading."""
+  shared = figure_runs.shared_evaluation(fresh, trained)
+  if shared is None or shared[0]["step"] < LONG_AT:
+    return "too short"
+  ours, theirs = shared
+  order = figure_runs.compare_means(_point(ours), _point(theirs), MIN_GAIN)
+  earlier = min(fresh, key=lambda row: abs(row["step"] - (ours["step"]
+                                                          - LONG_WINDOW)))
+  still_climbing = figure_runs.compare_means(_point(ours), _point(earlier),
+                                             MIN_GAIN) > 0
+  if order > 0:
+    reading = "a fresh network finds what the trained one does not"
+  elif order < 0 and not still_climbing:
+    reading = "the fresh learner levels off below the trained one"
+  elif order < 0:
+    reading = "no verdict: the fresh learner still climbs"
+  else:
+    reading = "the fresh learner gets where the trained one is, not past it"
+  return (f"{reading} (at {ours['step']:,.0f} episodes: fresh "
+          f"{ours['mbb_per_hand']:+.0f} +- {ours['mbb_stderr']:.0f}, clip 1 "
+          f"{theirs['mbb_per_hand']:+.0f} +- {theirs['mbb_stderr']:.0f}; "
+          f"fresh at {earlier['step']:,.0f}: "
+          f"{earlier['mbb_per_hand']:+.0f})")
 
 
 def _rule_2(runs, diverged):

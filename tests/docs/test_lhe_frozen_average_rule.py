@@ -85,17 +85,62 @@ def test_rule_3_reads_a_climb_with_more_updates_as_too_slow(rule):
   assert lines[-1].endswith("the run with 4x the updates diverged")
 
 
+def _line(lines, question):
+  """The verdict's line that answers `question`."""
+  [line] = [line for line in lines if line.startswith(question)]
+  return line
+
+
 def test_rule_4_reads_a_fresh_learner_ahead_as_the_trained_network(rule):
   flat = _curve([0.0, 10.0, 20.0, 30.0, 40.0])
   lines = rule.verdict({"clip1": flat, "cold_clip0": _curve(
       [-300.0, -100.0, 100.0, 250.0, 300.0])}, {})
-  assert lines[-1] == ("is it the trained network: a fresh network finds "
-                       "what the trained one does not (at 100,003 episodes: "
-                       "fresh networks +300, clip 1 +40)")
+  assert _line(lines, "is it the trained network") == (
+      "is it the trained network: a fresh network finds what the trained one "
+      "does not (at 100,003 episodes: fresh networks +300, clip 1 +40)")
   lines = rule.verdict({"clip1": flat, "cold_clip0": _curve(
       [-300.0, -280.0, -250.0, -320.0, -310.0])}, {})
-  assert lines[-1].startswith("is it the trained network: a fresh learner "
-                              "finds no more either")
+  assert _line(lines, "is it the trained network").startswith(
+      "is it the trained network: a fresh learner finds no more either")
+
+
+def _long(values, se=20.0):
+  """A curve evaluated every 100k episodes, to 500k with six values."""
+  return _curve(values, se, spacing=100_000)
+
+
+def test_rule_5_waits_for_both_runs_at_the_long_x(rule):
+  trained = _long([0.0, 10.0, 20.0, 30.0, 40.0])  # to 400k
+  lines = rule.verdict({"clip1": trained, "cold_clip0": _long(
+      [-300.0, -100.0, 100.0, 250.0, 300.0, 400.0])}, {})
+  assert lines[-1] == ("does the fresh learner overtake, given time: too "
+                       "short")
+
+
+def test_rule_5_reads_each_order_of_the_fresh_learner(rule):
+  trained = _long([0.0, 10.0, 20.0, 30.0, 40.0, 30.0])
+  ahead = rule.verdict({"clip1": trained, "cold_clip0": _long(
+      [-900.0, -500.0, -300.0, -100.0, 100.0, 200.0])}, {})
+  assert ahead[-1] == (
+      "does the fresh learner overtake, given time: a fresh network finds "
+      "what the trained one does not (at 500,003 episodes: fresh +200 +- 20, "
+      "clip 1 +30 +- 20; fresh at 300,003: -100)")
+  # Below and flat over the last 200k episodes: 30 above is within the margin.
+  level = rule.verdict({"clip1": trained, "cold_clip0": _long(
+      [-900.0, -500.0, -300.0, -230.0, -220.0, -200.0])}, {})
+  assert level[-1].startswith("does the fresh learner overtake, given time: "
+                              "the fresh learner levels off below the "
+                              "trained one")
+  climbing = rule.verdict({"clip1": trained, "cold_clip0": _long(
+      [-900.0, -800.0, -700.0, -400.0, -250.0, -150.0])}, {})
+  assert climbing[-1].startswith("does the fresh learner overtake, given "
+                                 "time: no verdict: the fresh learner still "
+                                 "climbs")
+  level_with = rule.verdict({"clip1": trained, "cold_clip0": _long(
+      [-900.0, -500.0, -300.0, -100.0, 0.0, 10.0])}, {})
+  assert level_with[-1].startswith(
+      "does the fresh learner overtake, given time: the fresh learner gets "
+      "where the trained one is, not past it")
 
 
 def test_a_diverged_training_is_kept_beside_its_curve(rule, tmp_path,
