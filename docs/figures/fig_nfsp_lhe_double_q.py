@@ -435,11 +435,7 @@ def _branch_files(name):
   with open(os.path.join(folder, figure_runs.BRANCH_NAME),
             encoding="utf-8") as f:
     step = json.load(f)["step"]
-  diverged = os.path.join(folder, "diverged.txt")
-  if not os.path.exists(diverged):
-    return step, None
-  with open(diverged, encoding="utf-8") as f:
-    return step, f.read()
+  return step, nfsp_runs.diverged(DATA, name)
 
 
 def main():

@@ -43,6 +43,7 @@ import os
 
 import figure_runs
 import figure_style
+import nfsp_runs
 
 DATA = os.path.join(figure_runs.HERE, "data", "nfsp_lhe_diagnostics")
 BASELINE = "rewards_1_480"
@@ -130,7 +131,7 @@ def draw(runs, path, always_call):
       continue
     colour = COLOURS[name]
     first = rows[0]
-    diverged = os.path.exists(os.path.join(DATA, name, "diverged.txt"))
+    diverged = nfsp_runs.diverged(DATA, name) is not None
     for axes, column in ((vs, "mbb_per_hand_vs_smooct"),
                          (lbr, "lbr_mbb_per_hand")):
       points = [(r["step"], r[column]) for r in rows if column in r]

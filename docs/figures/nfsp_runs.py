@@ -26,7 +26,7 @@ import figure_runs
 
 ROOT = os.path.dirname(os.path.dirname(figure_runs.HERE))
 CHECKPOINT_FROM = 500_000
-DIVERGED = "diverged.txt"  # a fixed-opponent run's divergence, if it had one
+DIVERGED = "diverged.txt"  # a run's training divergence, if it had one
 
 
 def train(figure, run, changes, episodes, seed, points=40,

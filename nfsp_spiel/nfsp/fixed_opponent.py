@@ -22,6 +22,7 @@ to exploit the average it was responding to.
 """
 
 import dataclasses
+import os
 import json
 
 import numpy as np
@@ -132,7 +133,10 @@ class Against:
     checkpoints keep their headers)."""
     settings = {"opponent": self.opponent, "num_deals": self.num_deals}
     if self.profile:
-      settings.update(profile=self.profile, warm_start=self.warm_start)
+      # The file, not the route to it: a run resumed through a link to the
+      # same folder plays the same profile.
+      settings.update(profile=os.path.realpath(self.profile),
+                      warm_start=self.warm_start)
     return settings
 
 

@@ -1,6 +1,7 @@
 """The best-response test against a fixed opponent (`nfsp.fixed_opponent`)."""
 
 import dataclasses
+import os
 
 import numpy as np
 import pyspiel
@@ -230,6 +231,12 @@ def test_a_frozen_average_run_refuses_another_profile_and_reloads_alone(
     other.restore(saved)
   again = fixed_opponent.FixedOpponentRun.from_checkpoint(game, saved)
   assert again.setting == run.setting and again.episodes == run.episodes
+  linked = tmp_path / "linked"
+  linked.symlink_to(os.path.dirname(path))
+  through_link = fixed_opponent.FixedOpponentRun(
+      game, _tiny_config(), _against_average(
+          str(linked / os.path.basename(path))))
+  assert through_link.restore(saved).episodes == run.episodes
   leduc = drivers.makers(pyspiel.load_game("nfsp_leduc"), NFSPConfig(), 0,
                          drivers.DriverSettings(num_games=4))[0]()
   leduc_path = leduc.save(str(tmp_path / "leduc.npz"))
