@@ -7,14 +7,17 @@ one thread, rounds interleaved (A B C ... A B C ...):
   K=<k>   `nfsp.population.Population` of k members (seeds 0, 2, 4, ...),
           learning as `--learning` says: `K=<k>/stacked` in one stacked
           call, `K=<k>/separate` each member through its own fused call,
-          `K=<k>` the default (auto)
+          `K=<k>` the default (auto); `@tree` or `@states` after it:
+          the games held as a compiled tree or as pyspiel states
+          (`--backends`; none: "auto", a tree up to 200k histories)
 Every member plays `--warmup` episodes (memories past the 1000 records
 learning waits for, XLA compiled), then `--episodes` more are timed; the
 table gives episodes/s per member and in total, the total against the
 single run's, the compiled learning calls' share of the time (the calls
 alone, timed around each; batch sampling is outside them) and the bound
 they set: the total against the single run's if everything else a variant
-does cost nothing. A new shape of call (which parts learn, how many calls
+does cost nothing, and the seconds a variant takes to set up (building its
+trees) before it plays. A new shape of call (which parts learn, how many calls
 at most) compiles in its first call, which can fall in the timed part; the
 rates leave out the time of every function's first call (XLA's compile),
 and the table gives that time apart. On Leduc the settings are
@@ -27,10 +30,13 @@ and the table gives that time apart. On Leduc the settings are
       --warmup 3000 --episodes 2000 --rounds 1 --cpus 0
   python benchmarks/population_episodes.py --rounds 3 --cpus 0 \\
       --sizes 2,3,4,8 --learning stacked,separate
+  python benchmarks/population_episodes.py --game "leduc_poker(players=3)" \
+      --sizes 3 --backends tree,states --rounds 2 --cpus 0
 """
 
 import argparse
 import json
+import math
 import statistics
 import time
 
@@ -53,15 +59,17 @@ def measure(variant, game_string, warmup, episodes):
   game = pyspiel.load_game(game_string)
   config = (nfsp.NFSPConfig.lhe() if game.get_type().short_name == "nfsp_lhe"
             else nfsp.NFSPConfig.leduc())
+  setup = time.perf_counter()
   if variant == "single":
     driver = selfplay.SelfPlay(game, nfsp.agents_for(game, config, seed=0))
     total = lambda: driver.episodes  # noqa: E731
   else:
-    members, learning = _members_and_learning(variant)
+    members, learning, backend = _parse(variant)
     driver = population.Population(
         game, config, population.spaced_seeds(members, game.num_players()),
-        learning=learning)
+        backend=backend, learning=learning)
     total = lambda: sum(driver.episodes)  # noqa: E731
+  setup = time.perf_counter() - setup
   driver.play(warmup)
   call_seconds[:] = [0.0, 0.0]
   start, before = time.perf_counter(), total()
@@ -70,14 +78,16 @@ def measure(variant, game_string, warmup, episodes):
   played = total() - before
   print(json.dumps({"call_seconds_per_episode": call_seconds[0] / played,
                     "call_share": call_seconds[0] / seconds,
-                    "compile_seconds": call_seconds[1]}))
+                    "compile_seconds": call_seconds[1],
+                    "setup_seconds": setup}))
   return played / seconds
 
 
-def _members_and_learning(variant):
-  """(K, learning) of a variant `K=<k>[/<learning>]`."""
-  members, _, learning = variant[len("K="):].partition("/")
-  return int(members), learning or "auto"
+def _parse(variant):
+  """(K, learning, backend) of a variant `K=<k>[/<learning>][@<backend>]`."""
+  rest, _, backend = variant[len("K="):].partition("@")
+  members, _, learning = rest.partition("/")
+  return int(members), learning or "auto", backend or "auto"
 
 
 def _time_compiled_calls(fused_learning, stacked_learning):
@@ -117,6 +127,9 @@ def main():
   parser.add_argument("--learning", default="auto",
                       help="comma-separated: auto, stacked, separate (a "
                       "variant per population size and value)")
+  parser.add_argument("--backends", default="auto",
+                      help="comma-separated: auto, tree, states (a variant "
+                      "per population size, learning and value)")
   interleaved.add_arguments(parser)
   args = parser.parse_args()
   if args.measure:  # child process
@@ -126,7 +139,9 @@ def main():
   learnings = args.learning.split(",")
   variants = ["single"] + [
       f"K={k}" + ("" if learning == "auto" else f"/{learning}")
-      for k in args.sizes.split(",") for learning in learnings]
+      + ("" if backend == "auto" else f"@{backend}")
+      for k in args.sizes.split(",") for learning in learnings
+      for backend in args.backends.split(",")]
   details = {}
   rates = interleaved.rounds(
       __file__, variants, ["--game", args.game, "--warmup", str(args.warmup),
@@ -138,30 +153,36 @@ def main():
         "per member\n")
   print("| variant | members | episodes/s in total | per member | "
         "total vs single run | learning calls' share | bound: calls alone | "
-        "compiling (s) |")
-  print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+        "compiling (s) | setting up (s) |")
+  print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
   rows = []
   for variant, values in rates.items():
     members = (1 if variant == "single" else
-               _members_and_learning(variant)[0])
+               _parse(variant)[0])
     total = statistics.median(values)
     share = statistics.median(d["call_share"] for d in details[variant])
-    bound = 1.0 / single / statistics.median(
-        d["call_seconds_per_episode"] for d in details[variant])
+    per_episode = statistics.median(d["call_seconds_per_episode"]
+                                    for d in details[variant])
+    # No learning call timed (a warm-up too short to fill the memories): no
+    # bound.
+    bound = 1.0 / single / per_episode if per_episode else math.inf
     compiling = statistics.median(d["compile_seconds"]
                                   for d in details[variant])
+    setting_up = statistics.median(d["setup_seconds"]
+                                   for d in details[variant])
     rows.append((variant, members, total, total / members, total / single,
-                 share, bound, compiling))
+                 share, bound, compiling, setting_up))
     print(f"| {variant} | {members} | {total:,.0f} | {total / members:,.0f} "
           f"| {total / single:.2f}x | {share:.0%} | {bound:.2f}x | "
-          f"{compiling:.1f} |")
+          f"{compiling:.1f} | {setting_up:.1f} |")
   if args.csv:
     with open(args.csv, "w") as f:
       f.write("game,variant,members,episodes_per_s,per_member,vs_single,"
-              "call_share,bound_vs_single,compile_seconds\n")
+              "call_share,bound_vs_single,compile_seconds,setup_seconds\n")
       for row in rows:
         f.write(f"{args.game},{row[0]},{row[1]},{row[2]:.1f},{row[3]:.1f},"
-                f"{row[4]:.3f},{row[5]:.3f},{row[6]:.3f},{row[7]:.1f}\n")
+                f"{row[4]:.3f},{row[5]:.3f},{row[6]:.3f},{row[7]:.1f},"
+                f"{row[8]:.1f}\n")
 
 
 if __name__ == "__main__":
