@@ -73,7 +73,8 @@ def draw(curves, path):
       if not rows:
         continue
       points = [(r["step"], r["nash_conv"]) for r in rows if r["step"] > 0]
-      axes.plot(*zip(*points), color=figure_style.colour(label), label=label)
+      axes.plot(*zip(*points), color=figure_style.colour(label), marker="o",
+                markersize=2, label=label)
       if rows[0]["step"] == 0 and run.startswith("xfp"):
         figure_style.reference_level(axes, rows[0]["nash_conv"],
                                      "uniform random profile")
