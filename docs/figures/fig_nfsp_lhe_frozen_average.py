@@ -78,6 +78,17 @@ had data:
    climbs*; otherwise *the fresh learner gets where the trained one is,
    not past it*.
 
+6. *Is the paper's stepsize what holds it?* (written after rule 5's
+   verdict, before its run had data). The one-layer learner against
+   always-raise learned at an RL stepsize of 0.01 and not at the paper's
+   0.1 (benchmarks/results/journal.md). Clip 1, warm, with
+   `rl_learning_rate` 0.01 (`--name clip1_rl_0.01 --set
+   rl_learning_rate=0.01 --episodes 500000`), judged against clip 1 as
+   rule 3 judges: if it climbs while clip 1 does not, and at the last
+   evaluation both reached it is higher than clip 1 by rule 1's margin,
+   *the paper's stepsize holds the best response back*; if it is flat or
+   falls, *a smaller stepsize finds no more*; otherwise *no verdict*.
+
 Beside the verdicts, not part of them: LBR's winnings against the same
 average strategy at the same checkpoint (`fig_nfsp_lhe_double_q.py`'s
 paper-precision point): an exact best response gains at least that much.
@@ -108,10 +119,11 @@ LABELS = {"clip1": "TD error clipped at 1 (as the run)",
           "clip0": "TD error unclipped (the papers' loss)",
           "clip10": "TD error clipped at 10",
           "clip1_updates_x4": "TD error clipped at 1, 4x the SGD updates",
-          "cold_clip0": "fresh networks, TD error unclipped"}
+          "cold_clip0": "fresh networks, TD error unclipped",
+          "clip1_rl_0.01": "TD error clipped at 1, RL stepsize 0.01"}
 COLOURS = {"clip1": "#66a61e", "clip0": figure_style.COLOURS["NFSP"],
            "clip10": "#d95f02", "clip1_updates_x4": "#7570b3",
-           "cold_clip0": "#1b9e77"}
+           "cold_clip0": "#1b9e77", "clip1_rl_0.01": "#a6761d"}
 REFERENCES = {"equity_threshold": ("equity-threshold player",
                                    figure_style.REFERENCE),
               "always_call": ("always-call", "grey")}
@@ -159,7 +171,8 @@ def verdict(runs, diverged):
     lines.append("does the clip slow the best response: "
                  + _rule_2(runs, diverged))
   questions = {"clip1_updates_x4": "is the clipped best response too slow",
-               "cold_clip0": "is it the trained network"}
+               "cold_clip0": "is it the trained network",
+               "clip1_rl_0.01": "is the paper's stepsize what holds it"}
   for name, question in questions.items():
     if {name, "clip1"} <= set(runs):
       lines.append(f"{question}: {_against_clip_1(name, runs, diverged)}")
@@ -215,7 +228,7 @@ def _rule_2(runs, diverged):
           f"{clipped['mbb_per_hand']:+.0f})")
 
 
-# Rules 3 and 4: (run, its words in the line, readings if it climbs past clip
+# Rules 3, 4 and 6: (run, its words in the line, readings if it climbs past clip
 # 1 / if it is flat or falls).
 AGAINST_CLIP_1 = {
     "clip1_updates_x4": ("4x the updates",
@@ -223,11 +236,14 @@ AGAINST_CLIP_1 = {
                          "paper's update rate", "more updates find no more"),
     "cold_clip0": ("fresh networks",
                    "a fresh network finds what the trained one does not",
-                   "a fresh learner finds no more either")}
+                   "a fresh learner finds no more either"),
+    "clip1_rl_0.01": ("RL stepsize 0.01",
+                      "the paper's stepsize holds the best response back",
+                      "a smaller stepsize finds no more")}
 
 
 def _against_clip_1(name, runs, diverged):
-  """Rule 3 or 4 on run `name` against clip 1: its reading."""
+  """Rule 3, 4 or 6 on run `name` against clip 1: its reading."""
   words, ahead, no_more = AGAINST_CLIP_1[name]
   if name in diverged:
     return f"the run with {words} diverged"

@@ -143,6 +143,22 @@ def test_rule_5_reads_each_order_of_the_fresh_learner(rule):
       "where the trained one is, not past it")
 
 
+def test_rule_6_reads_a_climb_at_the_smaller_stepsize_as_the_paper_s(rule):
+  flat = _curve([0.0, 10.0, 20.0, 30.0, 40.0])
+  question = "is the paper's stepsize what holds it"
+  lines = rule.verdict({"clip1": flat, "clip1_rl_0.01": _curve(
+      [0.0, 100.0, 200.0, 250.0, 300.0])}, {})
+  assert _line(lines, question) == (
+      "is the paper's stepsize what holds it: the paper's stepsize holds the "
+      "best response back (at 100,003 episodes: RL stepsize 0.01 +300, clip 1 "
+      "+40)")
+  lines = rule.verdict({"clip1": flat, "clip1_rl_0.01": _curve(
+      [0.0, -10.0, 30.0, 20.0, 50.0])}, {})
+  assert _line(lines, question).startswith(
+      "is the paper's stepsize what holds it: a smaller stepsize finds no "
+      "more")
+
+
 def test_a_diverged_training_is_kept_beside_its_curve(rule, tmp_path,
                                                       monkeypatch):
   """`nfsp_runs.train_fixed_opponent` writes the error where the rules
