@@ -21,7 +21,6 @@ run from its checkpoint):
 
 import argparse
 import os
-import shutil
 
 import figure_runs
 import figure_style
@@ -34,14 +33,14 @@ LABELS = {"gamma_0.1": "Smooth UCT, gamma 0.1 (fig. 3.3's schedule)",
 def main():
   parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
   parser.add_argument("--runs", help="folder of the runs' output folders, "
-                      "whose curve.csv files are copied to data/fig3_4/")
+                      "whose curve.csv files are copied to data/fig3_4/ "
+                      "where they go further than the committed ones")
   args = parser.parse_args()
   data = os.path.join(figure_runs.HERE, "data", FIGURE)
   for run in LABELS:
-    source = args.runs and os.path.join(args.runs, run, "curve.csv")
-    if source and os.path.exists(source):
-      os.makedirs(os.path.join(data, run), exist_ok=True)
-      shutil.copyfile(source, os.path.join(data, run, "curve.csv"))
+    if args.runs:
+      figure_runs.copy_further(os.path.join(args.runs, run),
+                               os.path.join(data, run))
   curves = {LABELS[run]: os.path.join(data, run, "curve.csv")
             for run in LABELS
             if os.path.exists(os.path.join(data, run, "curve.csv"))}

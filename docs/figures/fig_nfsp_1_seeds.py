@@ -45,7 +45,6 @@ hold must agree to the last digit.
 
 import csv
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -90,8 +89,8 @@ def train(run, episodes, eval_every, seeds):
                   "--eval_every", str(eval_every), "--checkpoint_every",
                   str(eval_every), "--nodiagnostics", "--output_dir", folder],
                  check=True)
-  os.makedirs(os.path.dirname(_curve(run)), exist_ok=True)
-  shutil.copyfile(os.path.join(folder, "curve.csv"), _curve(run))
+  figure_runs.copy_curve_further(os.path.join(folder, "curve.csv"),
+                                 _curve(run))
 
 
 # Runs whose seeds train as separate processes, all at once (module doc).
@@ -120,9 +119,9 @@ def train_separately(run, episodes, eval_every, seeds):
   signal.signal(signal.SIGTERM, pass_on)
   failed = [seed for seed, process in processes.items() if process.wait()]
   for seed in processes:
-    copy = _seed_curve(run, seed)
-    os.makedirs(os.path.dirname(copy), exist_ok=True)
-    shutil.copyfile(os.path.join(folder, f"seed{seed}", "curve.csv"), copy)
+    figure_runs.copy_curve_further(
+        os.path.join(folder, f"seed{seed}", "curve.csv"),
+        _seed_curve(run, seed))
   combine_separate_runs(run)
   if failed:
     sys.exit(f"{run}: the runs of seeds {failed} failed")

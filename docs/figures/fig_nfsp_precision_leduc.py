@@ -21,7 +21,6 @@ copied to `data/nfsp_precision/bfloat16/curve.csv`.
 
 import os
 import runpy
-import shutil
 import sys
 
 import figure_runs  # docs/figures/figure_runs.py
@@ -53,8 +52,7 @@ def train(episodes, eval_every, seeds):
       raise
   finally:
     sys.argv = argv
-  os.makedirs(os.path.dirname(CURVE), exist_ok=True)
-  shutil.copyfile(os.path.join(RUN, "curve.csv"), CURVE)
+  figure_runs.copy_curve_further(os.path.join(RUN, "curve.csv"), CURVE)
 
 
 def plot():

@@ -38,7 +38,6 @@ whether the bands overlap.
 
 import argparse
 import os
-import shutil
 
 import matplotlib
 matplotlib.use("Agg")
@@ -86,9 +85,9 @@ def copy_curves(runs):
   os.makedirs(folder, exist_ok=True)
   for precision in PRECISIONS:
     for seed in SEEDS:
-      curve = os.path.join(runs, f"{precision}_{seed}", "curve.csv")
-      if os.path.exists(curve):
-        shutil.copyfile(curve, _csv(folder, precision, seed))
+      figure_runs.copy_curve_further(
+          os.path.join(runs, f"{precision}_{seed}", "curve.csv"),
+          _csv(folder, precision, seed))
 
 
 def band_rows(folder):

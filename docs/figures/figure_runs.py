@@ -39,18 +39,25 @@ def copy_further(run_dir, data_dir):
   branched from another's checkpoint) into `data_dir` if it goes further
   than the committed one there (a shorter or restarted run never replaces
   it)."""
-  source = os.path.join(run_dir, run_curves.CSV_NAME)
-  target = os.path.join(data_dir, run_curves.CSV_NAME)
-  if not os.path.exists(source):
-    return
-  last = lambda path: max((row["step"] for row in run_curves.read_curve(path)),
-                          default=-1)
-  if not os.path.exists(target) or last(source) > last(target):
-    os.makedirs(data_dir, exist_ok=True)
-    shutil.copyfile(source, target)
+  if copy_curve_further(os.path.join(run_dir, run_curves.CSV_NAME),
+                        os.path.join(data_dir, run_curves.CSV_NAME)):
     if os.path.exists(os.path.join(run_dir, BRANCH_NAME)):
       shutil.copyfile(os.path.join(run_dir, BRANCH_NAME),
                       os.path.join(data_dir, BRANCH_NAME))
+
+
+def copy_curve_further(source, target):
+  """Copies the curve CSV `source` to `target` if it goes further (a larger
+  last step) than the one there, or none is; returns whether it did."""
+  if not os.path.exists(source):
+    return False
+  last = lambda path: max((row["step"] for row in run_curves.read_curve(path)),
+                          default=-1)
+  if os.path.exists(target) and last(source) <= last(target):
+    return False
+  os.makedirs(os.path.dirname(target), exist_ok=True)
+  shutil.copyfile(source, target)
+  return True
 
 
 def copy_run_specs(doc, data, names=None, parser=None):
