@@ -10,6 +10,7 @@
   game has it (this package's games) instead of building full tensors.
 """
 
+import collections
 import json
 
 import numpy as np
@@ -34,31 +35,18 @@ def _check_game(game):
   game_tensors.information_state_size(game)
 
 
-class TreeGames:
-  """A batch of games on the compiled tree of a small game
-  (`game_tree.GameTree`).
+class CompiledTree:
+  """The arrays of a game's tree (`game_tree.GameTree`), read only.
 
-  A game's position is a node id of the tree renumbered in the pre-order of
-  the walk that takes children in action order (the ids that this class'
-  checkpoints have always held); per node, `player`, `legal` (a mask),
+  A node id is the tree's renumbered in the pre-order of the walk that
+  takes children in action order (the ids that `TreeGames`' checkpoints
+  have always held); per node, `player`, `legal` (a mask),
   `child[node, action]`, `chance_child` and `chance_cumulative` per chance
   outcome, `returns`, and `tensor_row`, the row of the mover's
   information-state tensor in `tensors`.
   """
 
-  def __init__(self, game, num_games, rng, max_nodes=1_000_000):
-    _check_game(game)
-    try:
-      tree = game_tree.GameTree(game, max_nodes)
-    except TooLarge as error:
-      raise TooLarge(f"{error}: use StateGames") from None
-    self._compile(tree, game_tensors.reads_observations(game))
-    self.root = 0
-    self.node = np.zeros(num_games, np.int64)
-    self._rng = rng
-    self.restart(np.arange(num_games))
-
-  def _compile(self, tree, observation):
+  def __init__(self, tree, observation):
     count, num_actions = tree.num_nodes, tree.num_actions
     # This class' ids: the first child of a node is node + 1 and each next
     # sibling follows the previous sibling's subtree.
@@ -110,6 +98,53 @@ class TreeGames:
     self.chance_cumulative[new[above[chance]], slot[chance]] = (
         tree.chance_cumulative()[chance])
     self.num_nodes = count
+    for array in vars(self).values():
+      if isinstance(array, np.ndarray):
+        array.flags.writeable = False
+
+
+# The last few games' compiled trees, by the game's string: the members of a
+# population (`nfsp.population`) play one game, and compiling three-player
+# Leduc's 1.8M histories takes most of a minute and 360 MiB.
+_COMPILED = collections.OrderedDict()
+KEEP_COMPILED = 2
+
+
+def compiled_tree(game, max_nodes):
+  """`game`'s `CompiledTree`, shared with every other caller for the same
+  game while it is among the last `KEEP_COMPILED` compiled; `TooLarge` where
+  the game has more than `max_nodes` histories."""
+  key = str(game)
+  if key in _COMPILED:
+    _COMPILED.move_to_end(key)
+    compiled = _COMPILED[key]
+    if compiled.num_nodes > max_nodes:
+      raise TooLarge(f"{game} has more than max_nodes={max_nodes} histories")
+    return compiled
+  compiled = CompiledTree(game_tree.GameTree(game, max_nodes),
+                          game_tensors.reads_observations(game))
+  _COMPILED[key] = compiled
+  while len(_COMPILED) > KEEP_COMPILED:
+    _COMPILED.popitem(last=False)
+  return compiled
+
+
+class TreeGames:
+  """A batch of games on the compiled tree of a small game
+  (`compiled_tree`, whose arrays it reads as its own attributes); a game's
+  position is a node id of that tree."""
+
+  def __init__(self, game, num_games, rng, max_nodes=1_000_000):
+    _check_game(game)
+    try:
+      compiled = compiled_tree(game, max_nodes)
+    except TooLarge as error:
+      raise TooLarge(f"{error}: use StateGames") from None
+    self.__dict__.update(vars(compiled))
+    self.root = 0
+    self.node = np.zeros(num_games, np.int64)
+    self._rng = rng
+    self.restart(np.arange(num_games))
 
   def restart(self, games):
     self.node[games] = self.root

@@ -115,6 +115,19 @@ def test_chance_frequencies_of_the_compiled_tree():
   np.testing.assert_allclose(first_card.mean(axis=0), 1 / 3, atol=0.01)
 
 
+def test_games_of_one_game_share_its_read_only_compiled_tree():
+  game = pyspiel.load_game("leduc_poker")
+  first = selfplay.TreeGames(game, 4, np.random.default_rng(0))
+  second = selfplay.TreeGames(game, 8, np.random.default_rng(1))
+  assert first.child is second.child and first.tensors is second.tensors
+  assert first.node is not second.node
+  with pytest.raises(ValueError, match="read-only"):
+    first.legal[0, 0] = 0.0
+  # The shared tree is still refused where a smaller limit is asked.
+  with pytest.raises(selfplay.TooLarge, match="max_nodes=100"):
+    selfplay.TreeGames(game, 4, np.random.default_rng(0), max_nodes=100)
+
+
 def test_state_games_play_games_too_large_for_a_tree():
   game = pyspiel.load_game("leduc_poker")
   with pytest.raises(selfplay.TooLarge, match="max_nodes=100"):
