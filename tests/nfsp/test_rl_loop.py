@@ -55,6 +55,32 @@ THREE_PLAYER_CONFIG = NFSPConfig.leduc(replay_buffer_capacity=20_000,
                                        min_buffer_size_to_learn=32)
 
 
+def test_three_agents_train_on_three_player_leduc():
+  """Leduc's three-player game (1.8M histories) through the same loop: every
+  agent's networks learn, and its average policy is a distribution over the
+  legal actions wherever a game goes."""
+  game = pyspiel.load_game("leduc_poker(players=3)")
+  agents = agents_for(game, THREE_PLAYER_CONFIG, seed=0)
+  rl_loop.RLEnvironmentLoop(game, agents, seed=0).play(300)
+  assert [agent.episodes for agent in agents] == [300] * 3
+  for agent in agents:
+    assert np.isfinite([agent.losses["rl_loss"], agent.losses["sl_loss"]]).all()
+  policy = NFSPPolicy(game, agents)
+  rng = np.random.default_rng(0)
+  for _ in range(20):
+    state = game.new_initial_state()
+    while not state.is_terminal():
+      if state.is_chance_node():
+        outcomes, probabilities = zip(*state.chance_outcomes())
+        state.apply_action(rng.choice(outcomes, p=probabilities))
+        continue
+      probabilities = policy.action_probabilities(state)
+      assert sorted(probabilities) == state.legal_actions()
+      assert sum(probabilities.values()) == pytest.approx(1.0)
+      state.apply_action(rng.choice(list(probabilities),
+                                    p=list(probabilities.values())))
+
+
 def test_three_agents_train_in_openspiels_rl_loop():
   game = pyspiel.load_game(THREE_PLAYERS)
   agents = agents_for(game, THREE_PLAYER_CONFIG, seed=0)
