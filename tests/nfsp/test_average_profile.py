@@ -7,6 +7,7 @@ from open_spiel.python.algorithms import exploitability
 import pyspiel
 import pytest
 
+import known_policies
 import nfsp_spiel  # noqa: F401
 from nfsp_spiel import evaluation
 from nfsp_spiel import nfsp
@@ -151,19 +152,7 @@ def test_the_shipped_limit_holdem_profile_loads_as_an_openspiel_policy():
   assert (config["best_response.double_q"], config["best_response."
                                                    "td_error_clip"],
           config["reward_scale"]) == (True, 1.0, 0.1)
-  rng = np.random.default_rng(0)
-  for _ in range(20):
-    state = game.new_initial_state()
-    while not state.is_terminal():
-      if state.is_chance_node():
-        outcomes, probs = zip(*state.chance_outcomes())
-        state.apply_action(rng.choice(outcomes, p=probs))
-        continue
-      probs = profile.action_probabilities(state)
-      assert set(probs) == set(state.legal_actions())
-      assert sum(probs.values()) == pytest.approx(1.0)
-      actions, weights = zip(*probs.items())
-      state.apply_action(rng.choice(actions, p=weights))
+  known_policies.assert_legal_along_sampled_games(game, profile)
   greedy = average_profile.shipped_lhe(game, "greedy_average")
   assert sorted(greedy.action_probabilities(
       game.new_initial_state().child(0).child(1).child(2).child(3)).values()

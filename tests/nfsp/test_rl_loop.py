@@ -5,6 +5,7 @@ import numpy as np
 import pyspiel
 import pytest
 
+import known_policies
 import nfsp_spiel  # noqa: F401
 from nfsp_spiel.core import checkpoints
 from nfsp_spiel.nfsp import agents_for
@@ -65,20 +66,8 @@ def test_three_agents_train_on_three_player_leduc():
   assert [agent.episodes for agent in agents] == [300] * 3
   for agent in agents:
     assert np.isfinite([agent.losses["rl_loss"], agent.losses["sl_loss"]]).all()
-  policy = NFSPPolicy(game, agents)
-  rng = np.random.default_rng(0)
-  for _ in range(20):
-    state = game.new_initial_state()
-    while not state.is_terminal():
-      if state.is_chance_node():
-        outcomes, probabilities = zip(*state.chance_outcomes())
-        state.apply_action(rng.choice(outcomes, p=probabilities))
-        continue
-      probabilities = policy.action_probabilities(state)
-      assert sorted(probabilities) == state.legal_actions()
-      assert sum(probabilities.values()) == pytest.approx(1.0)
-      state.apply_action(rng.choice(list(probabilities),
-                                    p=list(probabilities.values())))
+  known_policies.assert_legal_along_sampled_games(game,
+                                                  NFSPPolicy(game, agents))
 
 
 def test_three_agents_train_in_openspiels_rl_loop():
