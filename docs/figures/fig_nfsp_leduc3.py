@@ -8,8 +8,8 @@ arrays each evaluation), says how far the average profile is from one, not
 that it goes to 0.
 
   python examples/nfsp.py --game "leduc_poker(players=3)" --seeds 0,3,6 \\
-      --episodes 4000000 --eval_every 5000 --checkpoint_every 10000 \\
-      --output_dir runs/nfsp_leduc3/defaults
+      --backend tree --episodes 8000000 --eval_every 50000 \\
+      --checkpoint_every 50000 --output_dir runs/nfsp_leduc3/defaults
   python docs/figures/fig_nfsp_leduc3.py   # copies the curve, draws
 
 The command resumes its run; this script copies the run's curve to
