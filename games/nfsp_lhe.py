@@ -106,6 +106,36 @@ def card_tensors(holes, boards, rounds):
   return tensors
 
 
+def cards_of_tensors(tensors):
+  """The inverse of `card_tensors` on n information-state tensors: (holes
+  (n, 2) card ids in increasing order, boards (n, 5) of which the first
+  `num_board` are shown, num_board (n,)). A row of zeros (a terminal
+  transition's next state) reads as holes of -1 and no board."""
+  tensors = np.asarray(tensors)
+  if tensors.ndim != 2 or tensors.shape[1] < BETTING_OFFSET:
+    raise ValueError(f"tensors of shape {tensors.shape}: want (n, at least "
+                     f"{BETTING_OFFSET}) information-state tensors")
+  cards = tensors[:, :BETTING_OFFSET].reshape(
+      len(tensors), _NUM_ROUNDS, _CARDS) > 0
+  hole_count = cards[:, 0].sum(axis=1)
+  board_bits = cards[:, 1:].reshape(len(tensors), -1)
+  num_board = board_bits.sum(axis=1)
+  # The board blocks in order (flop, turn, river) hold 0, 3, 4 or 5 cards,
+  # and a row of zeros none at all.
+  valid = np.isin(num_board, BOARD_CARDS) & (
+      (hole_count == 2) | ((hole_count == 0) & (num_board == 0)))
+  if not valid.all():
+    row = int(np.flatnonzero(~valid)[0])
+    raise ValueError(f"row {row} of tensors holds {hole_count[row]} hole and "
+                     f"{num_board[row]} board cards: want 2 and 0, 3, 4 or 5 "
+                     "(or none at all)")
+  # A stable sort puts each row's set bits first, in the order of the blocks.
+  holes = np.argsort(~cards[:, 0], axis=1, kind="stable")[:, :2]
+  boards = np.argsort(~board_bits, axis=1, kind="stable")[:, :5] % _CARDS
+  holes[hole_count == 0] = -1
+  return holes, boards, num_board
+
+
 _GAME_TYPE = poker.game_type(
     "nfsp_lhe", "Heads-up Limit Texas Hold'em (NFSP encoding)", {})
 

@@ -89,6 +89,18 @@ had data:
    *the paper's stepsize holds the best response back*; if it is flat or
    falls, *a smaller stepsize finds no more*; otherwise *no verdict*.
 
+7. *Is it reading hand strength from the cards?* (written after rule 6's
+   verdict, before its run had data). The fresh unclipped learner of rule
+   4 given, besides the cards, their check-down equity against a random
+   holding as `equity_inputs.LEVELS` more input bits (`nfsp.equity_inputs`;
+   `--name cold_clip0_equity --cold --inputs cards_and_equity --set
+   td_error_clip=0 --episodes 500000`), against the same learner without
+   them (`cold_clip0`) at the last evaluation both reached, from `LONG_AT`
+   on: if it is higher by rule 1's margin, *reading hand strength from the
+   raw cards holds the best response back*; otherwise *given its hand
+   strength, the learner finds no more: the reinforcement learning holds it
+   back*. A run that diverges is judged *diverges*.
+
 Beside the verdicts, not part of them: LBR's winnings against the same
 average strategy at the same checkpoint (`fig_nfsp_lhe_double_q.py`'s
 paper-precision point): an exact best response gains at least that much.
@@ -120,10 +132,13 @@ LABELS = {"clip1": "TD error clipped at 1 (as the run)",
           "clip10": "TD error clipped at 10",
           "clip1_updates_x4": "TD error clipped at 1, 4x the SGD updates",
           "cold_clip0": "fresh networks, TD error unclipped",
-          "clip1_rl_0.01": "TD error clipped at 1, RL stepsize 0.01"}
+          "clip1_rl_0.01": "TD error clipped at 1, RL stepsize 0.01",
+          "cold_clip0_equity": "fresh networks, TD error unclipped, the "
+                               "cards' equity as input"}
 COLOURS = {"clip1": "#66a61e", "clip0": figure_style.COLOURS["NFSP"],
            "clip10": "#d95f02", "clip1_updates_x4": "#7570b3",
-           "cold_clip0": "#1b9e77", "clip1_rl_0.01": "#a6761d"}
+           "cold_clip0": "#1b9e77", "clip1_rl_0.01": "#a6761d",
+           "cold_clip0_equity": "#e6ab02"}
 REFERENCES = {"equity_threshold": ("equity-threshold player",
                                    figure_style.REFERENCE),
               "always_call": ("always-call", "grey")}
@@ -179,7 +194,30 @@ def verdict(runs, diverged):
   if {"cold_clip0", "clip1"} <= set(runs):
     lines.append("does the fresh learner overtake, given time: "
                  + _overtakes(runs["cold_clip0"], runs["clip1"]))
+  if {"cold_clip0_equity", "cold_clip0"} <= set(runs):
+    lines.append("is it reading hand strength from the cards: "
+                 + _equity_helps(runs, diverged))
   return lines
+
+
+def _equity_helps(runs, diverged):
+  """Rule 7 on the equity-input learner against the fresh learner: its
+  reading."""
+  if "cold_clip0_equity" in diverged:
+    return "diverges"
+  shared = _compared(runs["cold_clip0_equity"], runs["cold_clip0"])
+  if shared is None or shared[1]["step"] < LONG_AT:
+    return "too short"
+  order, ours, theirs = shared
+  reading = ("reading hand strength from the raw cards holds the best "
+             "response back" if order > 0 else
+             "given its hand strength, the learner finds no more: the "
+             "reinforcement learning holds it back")
+  return (f"{reading} (at {ours['step']:,.0f} episodes: with equity "
+          f"{ours['mbb_per_hand']:+.0f} +- {ours['mbb_stderr']:.0f}, cards "
+          f"alone {theirs['mbb_per_hand']:+.0f} +- "
+          f"{theirs['mbb_stderr']:.0f}; the equity-threshold player "
+          f"{ours['reference_equity_threshold']:+.0f})")
 
 
 def _overtakes(fresh, trained):
@@ -325,6 +363,9 @@ def main():
   parser.add_argument("--cold", action="store_true",
                       help="fresh networks, not the checkpoint's best "
                       "response (rule 4)")
+  parser.add_argument("--inputs", default="cards",
+                      help="what the learner reads: cards, or "
+                      "cards_and_equity (rule 7)")
   parser.add_argument("--set", action="append", default=[],
                       metavar="NAME=VALUE", help="a setting of "
                       "NFSPConfig.replace changed from the checkpoint's")
@@ -344,7 +385,8 @@ def main():
       changes[name] = value
     setting = fixed_opponent.Against("average", NUM_DEALS, seed=0,
                                      profile=args.profile,
-                                     warm_start=not args.cold)
+                                     warm_start=not args.cold,
+                                     inputs=args.inputs)
     nfsp_runs.train_fixed_opponent(
         DATA, args.name, config.replace(**changes), setting, args.episodes,
         args.eval_every, args.run_dir, CHECKPOINT_SECONDS)

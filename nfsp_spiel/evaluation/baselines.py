@@ -92,19 +92,28 @@ def equity_against_uniform(hole, board, runouts=2000, tables=None):
 
 def decision_equities(decisions, runouts=2000, tables=None):
   """(n,) the acting player's equity against a uniformly random holding at
-  each of `batched_matches` `decisions` (the board its round shows):
-  postflop from `equity_tables` (`tables`, default the cached ones),
-  preflop from `runouts` sampled run-outs (`equity_against_uniform`)."""
-  num_board = np.asarray(nfsp_lhe.BOARD_CARDS)[decisions.round]
+  each of `batched_matches` `decisions` (the board its round shows)
+  (`holding_equities`)."""
+  return holding_equities(decisions.hole, decisions.board,
+                          np.asarray(nfsp_lhe.BOARD_CARDS)[decisions.round],
+                          runouts, tables)
+
+
+def holding_equities(holes, boards, num_board, runouts=2000, tables=None):
+  """(n,) the equity against a uniformly random holding of each row's
+  `holes` (n, 2) on the first `num_board` (n,: 0, 3, 4 or 5) cards of its
+  `boards` (n, 5): postflop from `equity_tables` (`tables`, default the
+  cached ones), preflop from `runouts` sampled run-outs
+  (`equity_against_uniform`)."""
+  holes, num_board = np.asarray(holes), np.asarray(num_board)
   equities = np.empty(len(num_board))
   postflop = num_board > 0
   if postflop.any():
     equities[postflop] = equity_tables.postflop_equities(
-        decisions.hole[postflop], decisions.board[postflop],
-        num_board[postflop], tables)
+        holes[postflop], np.asarray(boards)[postflop], num_board[postflop],
+        tables)
   for row in np.flatnonzero(~postflop):
-    equities[row] = equity_against_uniform(decisions.hole[row].tolist(), [],
-                                           runouts)
+    equities[row] = equity_against_uniform(holes[row].tolist(), [], runouts)
   return equities
 
 

@@ -18,7 +18,10 @@ The opponent may also be a trained run's frozen average strategy (seat 1's
 average network of an NFSP checkpoint, `Against.profile`), and the learner
 may start from that checkpoint's seat-0 best response (`warm_start`): then
 the test asks whether NFSP's own best response, its target stopped, comes
-to exploit the average it was responding to.
+to exploit the average it was responding to. With `Against.inputs` set to
+`CARDS_AND_EQUITY` the learner also reads its cards' equity
+(`nfsp.equity_inputs`): whether learning hand strength from the raw cards is
+what holds it back.
 """
 
 import dataclasses
@@ -37,6 +40,7 @@ from nfsp_spiel.nfsp import agent_checkpoints
 from nfsp_spiel.nfsp import average_profile
 from nfsp_spiel.nfsp import batched_agent
 from nfsp_spiel.nfsp import drivers
+from nfsp_spiel.nfsp import equity_inputs
 from nfsp_spiel.nfsp import lhe_diagnostics
 from nfsp_spiel.nfsp import selfplay
 from nfsp_spiel.nfsp.agent_policies import NFSPPolicy
@@ -46,6 +50,9 @@ from nfsp_spiel.trees.game_tensors import information_state_size
 OPPONENTS = {"always_call": poker.CALL, "always_raise": poker.RAISE}
 # The opponent that plays `Against.profile`'s seat-1 average strategy.
 AVERAGE = "average"
+# What the learner reads: the game's tensors, or those and its cards' equity.
+CARDS, CARDS_AND_EQUITY = "cards", "cards_and_equity"
+INPUTS = (CARDS, CARDS_AND_EQUITY)
 
 
 class _NonLearner:
@@ -107,13 +114,15 @@ class Against:
   """The test's setting: `opponent` (a key of `OPPONENTS`, or `AVERAGE`:
   seat 1's average strategy in the NFSP run checkpoint `profile`) in seat 1,
   the learner in seat 0, from that checkpoint's seat-0 best response where
-  `warm_start`; `num_deals` deals per evaluation match."""
+  `warm_start`, reading `inputs` (one of `INPUTS`); `num_deals` deals per
+  evaluation match."""
   opponent: str = "always_raise"
   num_deals: int = 2000
   seed: int = 0
   num_games: int = 128
   profile: str = ""
   warm_start: bool = False
+  inputs: str = CARDS
 
   def __post_init__(self):
     if self.opponent not in (*OPPONENTS, AVERAGE):
@@ -126,17 +135,25 @@ class Against:
     if self.warm_start and not self.profile:
       raise ValueError("warm_start=True: the learner starts from the seat-0 "
                        "best response of the checkpoint `profile`; give one")
+    if self.inputs not in INPUTS:
+      raise ValueError(f"inputs={self.inputs!r}: must be one of {INPUTS}")
+    if self.warm_start and self.inputs != CARDS:
+      raise ValueError(f"inputs={self.inputs!r} with warm_start=True: the "
+                       "checkpoint's networks read the cards alone")
 
   def header_settings(self):
     """The setting's part of a run's checkpoint header (the fields of a
-    frozen-average test only where it is one, so that always-raise runs'
-    checkpoints keep their headers)."""
+    frozen-average test only where it is one, and the inputs only where
+    they are not the cards alone, so that earlier runs' checkpoints keep
+    their headers)."""
     settings = {"opponent": self.opponent, "num_deals": self.num_deals}
     if self.profile:
       # The file, not the route to it: a run resumed through a link to the
       # same folder plays the same profile.
       settings.update(profile=os.path.realpath(self.profile),
                       warm_start=self.warm_start)
+    if self.inputs != CARDS:
+      settings["inputs"] = self.inputs
     return settings
 
 
@@ -189,8 +206,13 @@ class FixedOpponentRun(drivers.DriverLoop):
     # First, so that a profile of another game is refused by name.
     self._opponent = _baseline(game, setting)
     size = information_state_size(game)
-    self.learner = agent_lib.NFSP(0, size, game.num_distinct_actions(),
-                                  self.config, seed=setting.seed)
+    if setting.inputs == CARDS_AND_EQUITY:
+      self.learner = equity_inputs.EquityInputs(agent_lib.NFSP(
+          0, size + equity_inputs.LEVELS, game.num_distinct_actions(),
+          self.config, seed=setting.seed))
+    else:
+      self.learner = agent_lib.NFSP(0, size, game.num_distinct_actions(),
+                                    self.config, seed=setting.seed)
     if setting.opponent == AVERAGE:
       averages, _ = average_profile.checkpoint_weights(setting.profile)
       fixed = AveragePlayer(1, size, averages[1],
@@ -214,7 +236,8 @@ class FixedOpponentRun(drivers.DriverLoop):
     setting = Against(fields["opponent"], fields["num_deals"],
                       fields["seed"], fields["num_games"],
                       fields.get("profile", ""),
-                      fields.get("warm_start", False))
+                      fields.get("warm_start", False),
+                      fields.get("inputs", CARDS))
     return cls(game, NFSPConfig.from_header(fields), setting).restore(path)
 
   def _warm_start(self, profile):

@@ -187,3 +187,31 @@ def test_a_diverged_training_is_kept_beside_its_curve(rule, tmp_path,
   text = rule.nfsp_runs.diverged(str(tmp_path), "run")
   assert text.startswith("training diverged at 1") and text.endswith(
       "NFSP agent 0: training diverged")
+
+
+def _with_reference(rows, equity_player=650.0):
+  return [{**row, "reference_equity_threshold": equity_player} for row in rows]
+
+
+def test_rule_7_reads_the_equity_input_learner_against_the_fresh_one(rule):
+  fresh = _long([-300.0, -100.0, -20.0, 0.0, 10.0, 0.0])  # to 500k
+  question = "is it reading hand strength from the cards"
+  ahead = _with_reference(_long([-300.0, 0.0, 100.0, 200.0, 300.0, 350.0]))
+  assert _line(rule.verdict({"cold_clip0": fresh,
+                             "cold_clip0_equity": ahead}, {}), question) == (
+      f"{question}: reading hand strength from the raw cards holds the best "
+      "response back (at 500,003 episodes: with equity +350 +- 20, cards "
+      "alone +0 +- 20; the equity-threshold player +650)")
+  level = _with_reference(_long([-300.0, -80.0, 0.0, 20.0, 30.0, 40.0]))
+  assert _line(rule.verdict({"cold_clip0": fresh,
+                             "cold_clip0_equity": level}, {}),
+               question).startswith(
+      f"{question}: given its hand strength, the learner finds no more")
+  # Before 500k, or diverged.
+  assert _line(rule.verdict({"cold_clip0": fresh,
+                             "cold_clip0_equity": ahead[:5]}, {}),
+               question) == f"{question}: too short"
+  assert _line(rule.verdict(
+      {"cold_clip0": fresh, "cold_clip0_equity": ahead[:1]},
+      {"cold_clip0_equity": "training diverged at 9 episodes"}),
+               question) == f"{question}: diverges"

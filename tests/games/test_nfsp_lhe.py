@@ -200,3 +200,38 @@ def test_histories_fit_openspiels_bounds():
     assert len(history) - chance <= game.max_game_length()
     most_moves = max(most_moves, len(history) - chance)
   assert most_moves >= 20  # near the longest betting: 5 + 3 * 6 moves
+
+
+def test_cards_are_read_back_from_tensors():
+  """`cards_of_tensors` inverts the tensor's card part: on states reached
+  by random play, in every betting round and for both players, it gives
+  the state's own hole and board cards."""
+  from nfsp_spiel.games import nfsp_lhe  # pylint: disable=g-import-not-at-top
+  game = pyspiel.load_game("nfsp_lhe")
+  rng = np.random.default_rng(3)
+  tensors, expected = [], []
+  for _ in range(40):
+    state = game.new_initial_state()
+    while not state.is_terminal():
+      if state.is_chance_node():
+        state.apply_action(chance_outcome(state, rng))
+        continue
+      player = state.current_player()
+      tensors.append(state.information_state_tensor(player))
+      expected.append((sorted(state.hole_cards(player)),
+                       list(state.board_cards())))
+      legal = [a for a in state.legal_actions() if a != poker.FOLD]
+      state.apply_action(int(rng.choice(legal)))
+  holes, boards, num_board = nfsp_lhe.cards_of_tensors(
+      np.array(tensors + [np.zeros(len(tensors[0]))]))
+  assert set(num_board[:-1]) == {0, 3, 4, 5}
+  for row, (hole, board) in enumerate(expected):
+    assert holes[row].tolist() == hole
+    # The flop's cards in card order, then the turn and the river.
+    shown = boards[row, :num_board[row]].tolist()
+    assert sorted(shown[:3]) == sorted(board[:3]) and shown[3:] == board[3:]
+  assert holes[-1].tolist() == [-1, -1] and num_board[-1] == 0
+  bad = np.zeros((1, nfsp_lhe.TENSOR_SIZE))
+  bad[0, [0, 1, 52]] = 1.0  # a board of one card
+  with pytest.raises(ValueError, match="row 0 of tensors holds 2 hole and 1"):
+    nfsp_lhe.cards_of_tensors(bad)
