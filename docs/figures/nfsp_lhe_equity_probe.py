@@ -26,9 +26,9 @@ did not rise over the run.
   python docs/figures/nfsp_lhe_equity_probe.py \\
       runs/nfsp_lhe_double_q/clip1_scratch/kept --name clip1_scratch_seed0
 
-writes `data/nfsp_lhe_diagnostics/<name>/equity_probe.csv` and
-`fig_nfsp_lhe_equity_probe.png` and prints the verdicts; `--plot_only`
-redraws from the CSV.
+writes `data/nfsp_lhe_diagnostics/<name>/equity_probe.csv`, draws every
+run's CSV there into `fig_nfsp_lhe_equity_probe.png` and prints the
+verdicts; `--plot_only` redraws from the CSVs.
 """
 
 import argparse
@@ -51,8 +51,11 @@ ROUNDS = ("preflop", "flop", "turn", "river")
 NETWORKS = ("q_network", "average_network")
 UNTRAINED = 0  # the step of the untrained network's rows
 RAW = "raw inputs"
-COLOURS = {"q_network": figure_style.COLOURS["NFSP"],
-           "average_network": "#d95f02"}
+CSV_NAME = "equity_probe.csv"
+# The runs' names in the figure (double Q, rewards / 10, seed 0: the runs
+# of fig_nfsp_lhe_double_q.py); another run is shown by its folder's name.
+LABELS = {"clip1_scratch_seed0": "TD error clipped at 1 from episode 0",
+          "clip1_seed0": "unclipped to 2.05M, then clipped at 1"}
 
 
 def sample_decisions(count=DECISIONS, seed=0):
@@ -185,38 +188,55 @@ def verdict(rows, network):
           f"{steps[-1]:,} episodes; untrained {untrained:.3f})")
 
 
-def draw(rows, path, name):
+def draw(runs, path):
+  """`runs`: {name: its CSV's rows}; a column per betting round, a colour
+  per run, solid for the Q-network and dashed for the average network."""
   import matplotlib.pyplot as plt  # pylint: disable=g-import-not-at-top
-  figure, axes = plt.subplots(1, len(ROUNDS), figsize=(12, 3.6), sharey=True)
+  figure, axes = plt.subplots(1, len(ROUNDS), figsize=(13, 3.8), sharey=True)
+  colours = {name: style["color"] for name, style in
+             figure_style.shades("NFSP", list(runs)).items()}
   for r, round_name in enumerate(ROUNDS):
     ax = axes[r]
-    for network in NETWORKS:
-      steps = sorted({row["step"] for row in rows if row["network"] == network
-                      and row["step"] != UNTRAINED})
-      values = [np.mean([row["r2"] for row in rows if row["step"] == s and
-                         row["network"] == network and
-                         row["round"] == round_name]) for s in steps]
-      ax.plot(steps, values, marker="o", markersize=3,
-              color=COLOURS[network], label=network.replace("_", " "))
-      untrained = np.mean([row["r2"] for row in rows if row["step"] ==
-                           UNTRAINED and row["network"] == network and
-                           row["round"] == round_name])
-      ax.axhline(untrained, color=COLOURS[network], linestyle=":",
-                 linewidth=1, label=f"{network.replace('_', ' ')}, untrained")
-    raw = [row["r2"] for row in rows if row["network"] == RAW and
-           row["round"] == round_name]
-    ax.axhline(raw[0], color="grey", linestyle="--", linewidth=1,
-               label="the raw inputs (linear)")
+    for name, rows in runs.items():
+      for network, style in zip(NETWORKS, ("-", "--")):
+        steps = sorted({row["step"] for row in rows
+                        if row["network"] == network
+                        and row["step"] != UNTRAINED})
+        values = [_mean(rows, s, network, round_name) for s in steps]
+        ax.plot(steps, values, style, marker="o", markersize=3,
+                color=colours[name],
+                label=f"{LABELS.get(name, name)}: "
+                f"{network.replace('_', '-')}")
+    first = next(iter(runs.values()))
+    for network, style in zip(NETWORKS, ("-", "--")):
+      ax.axhline(_mean(first, UNTRAINED, network, round_name), color="black",
+                 linestyle=style, linewidth=0.8, alpha=0.5,
+                 label=f"untrained {network.replace('_', '-')}")
+    ax.axhline(_mean(first, UNTRAINED, RAW, round_name), color="grey",
+               linestyle=":", linewidth=1.2,
+               label="the raw inputs themselves")
     ax.set_title(round_name)
     ax.set_xlabel("episodes")
     ax.grid(True, alpha=0.3)
     ax.set_ylim(0, 1)
-  axes[0].set_ylabel("R^2 of equity, linear probe of\nthe last hidden "
-                     "layer (held out)")
+  axes[0].set_ylabel("equity's R^2 from the last hidden\nlayer (linear "
+                     "probe, held out)")
   figure_style.legend_outside(axes[-1], fontsize=7)
-  figure.suptitle(f"Does the network learn hand strength? {name}, both "
-                  "players' mean", fontsize=11)
+  figure.suptitle("Does a Limit Hold'em run's network learn hand strength? "
+                  "(both players' mean)", fontsize=11)
   figure_style.save(figure, path)
+
+
+def _mean(rows, step, network, round_name):
+  return float(np.mean([row["r2"] for row in rows if row["step"] == step
+                        and row["network"] == network
+                        and row["round"] == round_name]))
+
+
+def _read(path):
+  with open(path, encoding="utf-8") as f:
+    return [{**r, "step": int(r["step"]), "player": int(r["player"]),
+             "r2": float(r["r2"])} for r in csv.DictReader(f)]
 
 
 def main():
@@ -227,7 +247,7 @@ def main():
                       help="the run's folder under data/nfsp_lhe_diagnostics")
   parser.add_argument("--plot_only", action="store_true")
   args = parser.parse_args()
-  path = os.path.join(DATA, args.name, "equity_probe.csv")
+  path = os.path.join(DATA, args.name, CSV_NAME)
   if not args.plot_only:
     if not args.kept:
       parser.error("give the run's kept folder, or --plot_only")
@@ -237,14 +257,13 @@ def main():
       writer = csv.DictWriter(f, ["step", "network", "player", "round", "r2"])
       writer.writeheader()
       writer.writerows(rows)
-  with open(path, encoding="utf-8") as f:
-    rows = [{**r, "step": int(r["step"]), "player": int(r["player"]),
-             "r2": float(r["r2"])} for r in csv.DictReader(f)]
-  draw(rows, os.path.join(figure_runs.HERE, "fig_nfsp_lhe_equity_probe.png"),
-       args.name)
-  for network in NETWORKS:
-    print(verdict(rows, network))
-  raw = np.mean([r["r2"] for r in rows if r["network"] == RAW])
+  runs = {os.path.basename(os.path.dirname(p)): _read(p) for p in sorted(
+      glob.glob(os.path.join(DATA, "*", CSV_NAME)))}
+  draw(runs, os.path.join(figure_runs.HERE, "fig_nfsp_lhe_equity_probe.png"))
+  for name, rows in runs.items():
+    for network in NETWORKS:
+      print(f"{name}: {verdict(rows, network)}")
+  raw = np.mean([r["r2"] for r in runs[args.name] if r["network"] == RAW])
   print(f"beside: a linear function of the raw inputs {raw:.3f}")
 
 
