@@ -150,6 +150,10 @@ RUNS = {"double_q_rewards_1_10": "double Q, rewards / 10, seed 0",
         "clip10_seed1": "seed 1 branched at 950k with the TD error clipped at 10",
         "clip1_seed0": "seed 0 branched at 2.05M with the TD error clipped at 1",
         "clip1_scratch_seed0": "seed 0 with the TD error clipped at 1"}
+# One colour per run, in this figure and in the others that show these runs.
+COLOURS = dict(zip(RUNS, (figure_style.COLOURS["NFSP"], "#7570b3", "#d95f02",
+                          "#1b9e77", "#e7298a", "#66a61e", "#a6761d"),
+                   strict=True))
 DOUBLE_Q, PLAIN_Q = "double_q_rewards_1_10", "plain_q_rewards_1_10"
 # Runs judged against unclipped double Q's seed 0 at the same x (rules 5
 # and 8): their names in the lines, and the readings if they learn and are
@@ -381,9 +385,7 @@ def draw(runs, path, always_call, snapshots):
   figure, (results, raises) = plt.subplots(2, 1, figsize=(7.2, 7.5),
                                            sharex=True)
   # The preset's runs in greys, in `runs`' order after this script's.
-  colours = dict(zip(RUNS.values(), (figure_style.COLOURS["NFSP"], "#7570b3",
-                                     "#d95f02", "#1b9e77", "#e7298a",
-                                     "#66a61e", "#a6761d"), strict=True))
+  colours = {RUNS[name]: colour for name, colour in COLOURS.items()}
   greys = iter(("#999999", "#666666"))
   for label, rows in runs.items():
     colour = colours.get(label) or next(greys)

@@ -38,6 +38,7 @@ import os
 
 import numpy as np
 
+import fig_nfsp_lhe_double_q as double_q
 import figure_runs
 import figure_style
 
@@ -52,10 +53,12 @@ NETWORKS = ("q_network", "average_network")
 UNTRAINED = 0  # the step of the untrained network's rows
 RAW = "raw inputs"
 CSV_NAME = "equity_probe.csv"
-# The runs' names in the figure (double Q, rewards / 10, seed 0: the runs
-# of fig_nfsp_lhe_double_q.py); another run is shown by its folder's name.
-LABELS = {"clip1_scratch_seed0": "TD error clipped at 1 from episode 0",
-          "clip1_seed0": "unclipped to 2.05M, then clipped at 1"}
+# The runs of fig_nfsp_lhe_double_q.py (double Q, rewards / 10) are drawn
+# with its names and colours; another run by its folder's name.
+LABELS = {**{name: label.replace("double Q, rewards / 10, ", "")
+             for name, label in double_q.RUNS.items()},
+          "double_q_rewards_1_10": "seed 0, unclipped",
+          "double_q_rewards_1_10_seed1": "seed 1, unclipped"}
 
 
 def sample_decisions(count=DECISIONS, seed=0):
@@ -193,8 +196,9 @@ def draw(runs, path):
   per run, solid for the Q-network and dashed for the average network."""
   import matplotlib.pyplot as plt  # pylint: disable=g-import-not-at-top
   figure, axes = plt.subplots(1, len(ROUNDS), figsize=(13, 3.8), sharey=True)
-  colours = {name: style["color"] for name, style in
-             figure_style.shades("NFSP", list(runs)).items()}
+  others = iter(("#999999", "#666666", "#333333"))
+  colours = {name: double_q.COLOURS.get(name) or next(others)
+             for name in runs}
   for r, round_name in enumerate(ROUNDS):
     ax = axes[r]
     for name, rows in runs.items():
@@ -223,7 +227,8 @@ def draw(runs, path):
                      "probe, held out)")
   figure_style.legend_outside(axes[-1], fontsize=7)
   figure.suptitle("Does a Limit Hold'em run's network learn hand strength? "
-                  "(both players' mean)", fontsize=11)
+                  "NFSP, double Q, rewards / 10 (both players' mean)",
+                  fontsize=11)
   figure_style.save(figure, path)
 
 
@@ -257,8 +262,11 @@ def main():
       writer = csv.DictWriter(f, ["step", "network", "player", "round", "r2"])
       writer.writeheader()
       writer.writerows(rows)
-  runs = {os.path.basename(os.path.dirname(p)): _read(p) for p in sorted(
-      glob.glob(os.path.join(DATA, "*", CSV_NAME)))}
+  found = {os.path.basename(os.path.dirname(p)): _read(p)
+           for p in glob.glob(os.path.join(DATA, "*", CSV_NAME))}
+  runs = {name: found[name] for name in sorted(
+      found, key=lambda n: (list(LABELS).index(n) if n in LABELS
+                            else len(LABELS), n))}
   draw(runs, os.path.join(figure_runs.HERE, "fig_nfsp_lhe_equity_probe.png"))
   for name, rows in runs.items():
     for network in NETWORKS:
