@@ -6,14 +6,14 @@ import dataclasses
 import numpy as np
 import pyspiel
 import pytest
+from open_spiel.python import policy as policy_lib
 
 import nfsp_spiel  # noqa: F401
 from nfsp_spiel.core import checkpoints
-from nfsp_spiel.evaluation import baselines
+from nfsp_spiel.evaluation import lhe_situations
 from nfsp_spiel.nfsp import agent as agent_lib
 from nfsp_spiel.nfsp import equity_inputs
 from nfsp_spiel.nfsp import fixed_opponent
-from tests.games.test_games import chance_outcome
 from tests.nfsp.test_fixed_opponent import SETTING
 from tests.nfsp.test_fixed_opponent import _tiny_config
 from tests.nfsp.test_fixed_opponent import _train
@@ -28,30 +28,20 @@ def game():
 
 def _decisions(game, count, seed):
   """(information-state tensors, the equity of the cards each shows) at
-  `count` decisions of random play, the equity from the state's own cards
-  (`baselines.equity_against_uniform`, one state at a time)."""
-  rng = np.random.default_rng(seed)
-  tensors, equities = [], []
-  while len(tensors) < count:
-    state = game.new_initial_state()
-    while not state.is_terminal() and len(tensors) < count:
-      if state.is_chance_node():
-        state.apply_action(chance_outcome(state, rng))
-        continue
-      player = state.current_player()
-      tensors.append(state.information_state_tensor(player))
-      equities.append(baselines.equity_against_uniform(
-          state.hole_cards(player), state.board_cards()))
-      state.apply_action(int(rng.choice([a for a in state.legal_actions()
-                                         if a != 0])))
-  return np.array(tensors, np.float32), np.array(equities)
+  `count` decisions per player of random play, the equity from the state's
+  own cards (`lhe_situations.sample_situations`, one state at a time)."""
+  found = lhe_situations.sample_situations(
+      game, policy_lib.UniformRandomPolicy(game), count, seed)
+  situations = found[0] + found[1]
+  return (np.array([s.tensor for s in situations]),
+          np.array([s.equity for s in situations]))
 
 
 def test_the_bits_are_a_thermometer_of_each_states_equity(game):
-  tensors, equities = _decisions(game, 60, seed=4)
+  tensors, equities = _decisions(game, 40, seed=4)
   bits = equity_inputs.equity_bits(np.concatenate([tensors, np.zeros(
       (1, tensors.shape[1]), np.float32)]))
-  assert bits.shape == (61, equity_inputs.LEVELS)
+  assert bits.shape == (81, equity_inputs.LEVELS)
   # Bit k set exactly where the equity exceeds k / LEVELS.
   for row, equity in enumerate(equities):
     count = int(bits[row].sum())
