@@ -14,9 +14,9 @@ from nfsp_spiel.evaluation import lhe_situations
 from nfsp_spiel.nfsp import agent as agent_lib
 from nfsp_spiel.nfsp import equity_inputs
 from nfsp_spiel.nfsp import fixed_opponent
-from tests.nfsp.test_fixed_opponent import SETTING
-from tests.nfsp.test_fixed_opponent import _tiny_config
-from tests.nfsp.test_fixed_opponent import _train
+from .test_fixed_opponent import SETTING
+from .test_fixed_opponent import _tiny_config
+from .test_fixed_opponent import _train
 
 EQUITY = dataclasses.replace(SETTING, inputs=fixed_opponent.CARDS_AND_EQUITY)
 
