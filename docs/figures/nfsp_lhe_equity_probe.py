@@ -97,11 +97,11 @@ def probe_r2(features, equities, rounds):
   """R^2 on the held-out decisions of a ridge regression from `features`
   to `equities`, fitted per betting round: a list over `ROUNDS`."""
   cut = int(TRAIN * len(features))
+  x = np.asarray(features, np.float64)
   scores = []
   for r in range(len(ROUNDS)):
     train = np.flatnonzero(rounds[:cut] == r)
     test = cut + np.flatnonzero(rounds[cut:] == r)
-    x = np.asarray(features, np.float64)
     mean, y_mean = x[train].mean(axis=0), equities[train].mean()
     a = x[train] - mean
     penalty = RIDGE * max(float((a ** 2).mean()), 1e-12) * len(train)
@@ -126,7 +126,6 @@ def measure(kept, decisions):
   # pylint: disable=g-import-not-at-top
   from nfsp_spiel.nfsp import agent as agent_lib
   from nfsp_spiel.nfsp import average_profile
-  from nfsp_spiel.nfsp import networks
   from nfsp_spiel.nfsp.config import NFSPConfig
   # pylint: enable=g-import-not-at-top
   tensors, equities, rounds, players = decisions
@@ -141,23 +140,22 @@ def measure(kept, decisions):
     fresh = agent_lib.NFSP(player, tensors.shape[1], 3, config, seed=player)
     for name in NETWORKS:
       weights = fresh.networks()[name].numpy_weights()
-      rows += _probe_player(UNTRAINED, name, player, weights, decisions,
-                            networks)
+      rows += _probe_player(UNTRAINED, name, player, weights, decisions)
   for path in paths:
     step = int(os.path.basename(path)[:-4])
     for name in NETWORKS:
       weights, _ = average_profile.checkpoint_weights(path, network=name)
       for player in (0, 1):
-        rows += _probe_player(step, name, player, weights[player], decisions,
-                              networks)
+        rows += _probe_player(step, name, player, weights[player], decisions)
     print(f"{step:,} episodes: " + ", ".join(
-        f"{name} {np.mean([r['r2'] for r in rows if r['step'] == step and r['network'] == name]):.3f}"
-        for name in NETWORKS), flush=True)
+        f"{name} {mean_r2(rows, step, name):.3f}" for name in NETWORKS),
+          flush=True)
   return rows
 
 
-def _probe_player(step, name, player, weights, decisions, networks):
+def _probe_player(step, name, player, weights, decisions):
   """The rows of one player's network, probed at that player's decisions."""
+  from nfsp_spiel.nfsp import networks  # pylint: disable=g-import-not-at-top
   tensors, equities, rounds, players = decisions
   mine = players == player
   hidden = networks.last_hidden(weights, tensors[mine])
@@ -165,10 +163,12 @@ def _probe_player(step, name, player, weights, decisions, networks):
                                             rounds[mine]))
 
 
-def mean_r2(rows, step, network):
-  """R^2 averaged over the rounds and players of `network` at `step`."""
+def mean_r2(rows, step, network, round_name=None):
+  """R^2 of `network` at `step` averaged over the players and the rounds
+  (or in `round_name` alone)."""
   return float(np.mean([r["r2"] for r in rows
-                        if r["step"] == step and r["network"] == network]))
+                        if r["step"] == step and r["network"] == network
+                        and round_name in (None, r["round"])]))
 
 
 def verdict(rows, network):
@@ -206,17 +206,17 @@ def draw(runs, path):
         steps = sorted({row["step"] for row in rows
                         if row["network"] == network
                         and row["step"] != UNTRAINED})
-        values = [_mean(rows, s, network, round_name) for s in steps]
+        values = [mean_r2(rows, s, network, round_name) for s in steps]
         ax.plot(steps, values, style, marker="o", markersize=3,
                 color=colours[name],
                 label=f"{LABELS.get(name, name)}: "
                 f"{network.replace('_', '-')}")
     first = next(iter(runs.values()))
     for network, style in zip(NETWORKS, ("-", "--")):
-      ax.axhline(_mean(first, UNTRAINED, network, round_name), color="black",
-                 linestyle=style, linewidth=0.8, alpha=0.5,
+      ax.axhline(mean_r2(first, UNTRAINED, network, round_name),
+                 color="black", linestyle=style, linewidth=0.8, alpha=0.5,
                  label=f"untrained {network.replace('_', '-')}")
-    ax.axhline(_mean(first, UNTRAINED, RAW, round_name), color="grey",
+    ax.axhline(mean_r2(first, UNTRAINED, RAW, round_name), color="grey",
                linestyle=":", linewidth=1.2,
                label="the raw inputs themselves")
     ax.set_title(round_name)
@@ -230,12 +230,6 @@ def draw(runs, path):
                   "NFSP, double Q, rewards / 10 (both players' mean)",
                   fontsize=11)
   figure_style.save(figure, path)
-
-
-def _mean(rows, step, network, round_name):
-  return float(np.mean([row["r2"] for row in rows if row["step"] == step
-                        and row["network"] == network
-                        and row["round"] == round_name]))
 
 
 def _read(path):
@@ -271,7 +265,7 @@ def main():
   for name, rows in runs.items():
     for network in NETWORKS:
       print(f"{name}: {verdict(rows, network)}")
-  raw = np.mean([r["r2"] for r in runs[args.name] if r["network"] == RAW])
+  raw = mean_r2(runs[args.name], UNTRAINED, RAW)
   print(f"beside: a linear function of the raw inputs {raw:.3f}")
 
 
