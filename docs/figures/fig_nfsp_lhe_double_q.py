@@ -124,6 +124,35 @@ figure draws them as error bars. Its rule:
    learning up to that x; if it does not learn, or is worse, the clip slows
    learning. Rules 1-4 judge it as any run from episode 0.
 
+9. *Does a looser clip keep learning?* (written before the run had data,
+   after clip 1 from scratch fell back from -751 +- 15 at 2.5M to -827 +-
+   10 at 3.5M while its Q-network's read of hand strength stalled, and the
+   unclipped runs read it twice as well at the same x but diverged).
+   Seed 0 from episode 0 with the first command plus `--td_error_clip 10`
+   (`runs/nfsp_lhe_double_q/clip10_scratch`, named `clip10_scratch_seed0`),
+   judged against clip 1 from scratch (`clip1_scratch_seed0`) as rule 8
+   judges clip 1 against double Q: at each x, a multiple of 250k episodes,
+   where both have a full window, its window against clip 1's, *better*,
+   *worse* or *no different* by rule 1's margin. At the largest such x from
+   `JUDGED_AT` on: if it diverged (`diverged.txt`) the looser clip does not
+   hold; else if it learns (rule 1) and is better than clip 1 there, the
+   looser clip learns faster; if it learns and is no different, the clip's
+   size does not matter up to that x; otherwise clip 1 stays the recipe.
+
+10. *Given hand strength, does self-play learn?* (written before the run
+   had data, after rule 7 of `fig_nfsp_lhe_frozen_average.py` found that a
+   best response given its cards' equity takes +596 +- 131 mbb/h from a
+   frozen average where one on the cards alone takes -30 +- 75). Seed 0
+   from episode 0 with the first command plus `--td_error_clip 1 --inputs
+   cards_and_equity` (both players' networks also read their cards'
+   check-down equity, `nfsp.equity_inputs`; a diagnostic, not the paper's
+   setting; `runs/nfsp_lhe_double_q/clip1_equity_scratch`, named
+   `clip1_equity_scratch_seed0`), judged against clip 1 from scratch as in
+   rule 9: at the largest shared x from `JUDGED_AT` on, if it learns (rule
+   1) and is better than clip 1 there, reading hand strength is what holds
+   NFSP's self-play back at that x; otherwise hand strength given is not
+   enough for self-play to learn faster up to that x.
+
 4. *The issue's target at the paper's precision*: at the last checkpoint
    within `PAPER_SLACK` episodes of a multiple of `PAPER_SPACING`, the
    average strategy's result is above always-call's on the same deals by
@@ -149,10 +178,14 @@ RUNS = {"double_q_rewards_1_10": "double Q, rewards / 10, seed 0",
         "clip10_seed0": "seed 0 branched at 2.05M with the TD error clipped at 10",
         "clip10_seed1": "seed 1 branched at 950k with the TD error clipped at 10",
         "clip1_seed0": "seed 0 branched at 2.05M with the TD error clipped at 1",
-        "clip1_scratch_seed0": "seed 0 with the TD error clipped at 1"}
+        "clip1_scratch_seed0": "seed 0 with the TD error clipped at 1",
+        "clip10_scratch_seed0": "seed 0 with the TD error clipped at 10",
+        "clip1_equity_scratch_seed0": "seed 0 clipped at 1, given its cards' "
+                                      "equity"}
 # One colour per run, in this figure and in the others that show these runs.
 COLOURS = dict(zip(RUNS, (figure_style.COLOURS["NFSP"], "#7570b3", "#d95f02",
-                          "#1b9e77", "#e7298a", "#66a61e", "#a6761d"),
+                          "#1b9e77", "#e7298a", "#66a61e", "#a6761d", "#e6ab02",
+                          "#666666"),
                    strict=True))
 DOUBLE_Q, PLAIN_Q = "double_q_rewards_1_10", "plain_q_rewards_1_10"
 # Runs judged against unclipped double Q's seed 0 at the same x (rules 5
