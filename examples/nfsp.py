@@ -124,6 +124,12 @@ flags.DEFINE_enum("precision", None, list(nfsp_config.PRECISIONS),
                   "The learning calls' matrix products (preset's: float32, "
                   "but lhe's is bfloat16 where the machine has bfloat16 "
                   "units: a GPU, a CPU with avx512_bf16 or amx_bf16).")
+flags.DEFINE_enum("inputs", None, list(nfsp_config.INPUTS),
+                  "What the networks read (preset's: cards, the game's "
+                  "information-state tensor): cards_and_equity adds the "
+                  "check-down equity of the player's cards in Limit Hold'em, "
+                  "a diagnostic (nfsp_spiel.nfsp.equity_inputs), batched "
+                  "self-play of one run only.")
 flags.DEFINE_enum("driver", "selfplay", ["selfplay", "rl_environment"],
                   "Batched self-play, or OpenSpiel's RL loop one game at a "
                   "time.")
@@ -235,8 +241,9 @@ def main(argv):
       driver_settings, learn_locksteps=nfsp_training.learn_locksteps(
           game, FLAGS.learn_locksteps))
   try:
-    new_driver, resumed_driver = drivers.makers(game, config, FLAGS.seed,
-                                                driver_settings, members)
+    with run_flags.flag_errors():
+      new_driver, resumed_driver = drivers.makers(game, config, FLAGS.seed,
+                                                  driver_settings, members)
   except ImportError as error:  # Ray, which --actors needs
     sys.exit(f"error: --actors={FLAGS.actors}: {error}")
   branch = FLAGS.branch_from and (FLAGS.branch_from, functools.partial(

@@ -385,10 +385,10 @@ def main():
       changes[name] = value
     setting = fixed_opponent.Against("average", NUM_DEALS, seed=0,
                                      profile=args.profile,
-                                     warm_start=not args.cold,
-                                     inputs=args.inputs)
+                                     warm_start=not args.cold)
     nfsp_runs.train_fixed_opponent(
-        DATA, args.name, config.replace(**changes), setting, args.episodes,
+        DATA, args.name, config.replace(inputs=args.inputs, **changes),
+        setting, args.episodes,
         args.eval_every, args.run_dir, CHECKPOINT_SECONDS)
   from nfsp_spiel.run import curves  # pylint: disable=g-import-not-at-top
   runs, diverged = {}, {}

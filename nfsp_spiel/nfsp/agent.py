@@ -21,6 +21,8 @@ from open_spiel.python import rl_agent
 from nfsp_spiel.core import checkpoints
 from nfsp_spiel.nfsp import batched_agent
 from nfsp_spiel.nfsp import agent_checkpoints
+from nfsp_spiel.nfsp import config as config_lib
+from nfsp_spiel.nfsp import equity_inputs
 from nfsp_spiel.nfsp import transitions
 from nfsp_spiel.nfsp.batched_agent import sample
 from nfsp_spiel.trees.game_tensors import information_state_size
@@ -184,6 +186,28 @@ class NFSP(batched_agent.BatchedAgent, rl_agent.AbstractAgent):
 
 def agents_for(game, config=None, seed=0):
   """One NFSP agent per player of `game` (seeds `seed`, `seed + 1`, ...)."""
-  size = information_state_size(game)
-  return [NFSP(p, size, game.num_distinct_actions(), config, seed=seed + p)
+  return [agent_for(game, p, config, seed=seed + p)
           for p in range(game.num_players())]
+
+
+def agent_for(game, player, config=None, seed=0):
+  """`player`'s NFSP agent of `config` for `game`, reading what
+  `config.inputs` says: the game's information-state tensors, or those and
+  the equity of the cards (`equity_inputs.EquityInputs`, Limit Hold'em
+  only)."""
+  size = information_state_size(game)
+  if config is None or config.inputs == config_lib.CARDS:
+    return NFSP(player, size, game.num_distinct_actions(), config, seed=seed)
+  check_inputs(game, config)
+  return equity_inputs.EquityInputs(NFSP(
+      player, size + equity_inputs.LEVELS, game.num_distinct_actions(),
+      config, seed=seed))
+
+
+def check_inputs(game, config):
+  """Refuses `config.inputs` that `game` cannot give (the equity of
+  Limit Hold'em's cards in another game)."""
+  if (config.inputs != config_lib.CARDS
+      and game.get_type().short_name != "nfsp_lhe"):
+    raise ValueError(f"inputs={config.inputs!r} reads Limit Hold'em's "
+                     f"cards: the game must be nfsp_lhe, not {game}")

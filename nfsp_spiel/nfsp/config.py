@@ -50,6 +50,9 @@ EPSILON_SCHEDULES = ("polynomial", "inverse_sqrt", "linear", "exponential")
 INITIALISATIONS = ("torch", "glorot")  # nfsp_spiel.nfsp.networks' weights
 POLICIES = ("average", "best_response", "greedy_average")
 PRECISIONS = ("float32", "bfloat16")  # nfsp_spiel.nfsp.networks' products
+# What the networks read (nfsp_spiel.nfsp.equity_inputs).
+CARDS, CARDS_AND_EQUITY = "cards", "cards_and_equity"
+INPUTS = (CARDS, CARDS_AND_EQUITY)
 BEST_RESPONSES = ("dqn", "arm")  # the shipped learners' `kind`s
 # NFSP-ARM's hidden layers per game, from the authors' scripts
 # (`NFSPConfig.nfsp_arm`).
@@ -324,6 +327,12 @@ class NFSPConfig:
       machines with bfloat16 units (a GPU; a CPU with avx512_bf16 or
       amx_bf16), where it is checked when the agent is built. Acting stays
       float32 (numpy).
+    inputs: what the networks read: "cards", the game's information-state
+      tensor (the papers'), or, in Limit Hold'em (`nfsp_lhe`) only,
+      "cards_and_equity": the same followed by the check-down equity of
+      the player's cards (`nfsp.equity_inputs`; a diagnostic of whether
+      learning hand strength from the raw cards is what holds NFSP back,
+      not the paper's setting).
   """
   best_response: object = DQNConfig()
   hidden_layers: tuple = (64,)
@@ -342,6 +351,7 @@ class NFSPConfig:
   evaluation_policy: str = "average"
   device: str | None = None
   precision: str = "float32"
+  inputs: str = CARDS
 
   def __post_init__(self):
     object.__setattr__(self, "hidden_layers",
@@ -377,6 +387,7 @@ class NFSPConfig:
         ("evaluation_policy", self.evaluation_policy in POLICIES,
          f"one of {POLICIES}"),
         ("precision", self.precision in PRECISIONS, f"one of {PRECISIONS}"),
+        ("inputs", self.inputs in INPUTS, f"one of {INPUTS}"),
         *_positive_integers(self, ("reservoir_buffer_capacity", "batch_size",
                                    "learn_every", "updates_per_learn",
                                    "min_buffer_size_to_learn"))])

@@ -123,6 +123,15 @@ def makers(game, config, seed, settings, members=()):
   from nfsp_spiel.nfsp import rl_loop
   from nfsp_spiel.nfsp import selfplay
   # pylint: enable=g-import-not-at-top
+  all_configs = (config, *(m.config for m in members))
+  for each in all_configs:
+    agent.check_inputs(game, each)
+  other = [c.inputs for c in all_configs if c.inputs != config_lib.CARDS]
+  if other and (members or settings.actors or settings.driver != "selfplay"):
+    # The wrapper (`equity_inputs`) serves batched self-play's calls only.
+    raise ValueError(f"inputs={other[0]!r} is read in one run's batched "
+                     "self-play (--driver=selfplay), not with --actors, "
+                     "--seeds, --sweep or --driver=rl_environment")
   if members:
     configs, seeds = [m.config for m in members], [m.seed for m in members]
     kwargs = dict(num_games=settings.num_games, backend=settings.backend,

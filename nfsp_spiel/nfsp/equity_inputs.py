@@ -15,14 +15,17 @@ thermometer, so that "at least this strong" is one unit's threshold.
 
 The drivers, matches and checkpoints see an agent of the game's tensor size:
 the wrapper adds the bits wherever states reach the agent (acting, its
-policies, the transitions and M_SL rows it stores, Q at recorded decisions)
-and passes everything else through.
+policies, LBR's range queries, the transitions and M_SL rows it stores, Q at
+recorded decisions) and passes everything else through. `agent.agent_for`
+builds it where `NFSPConfig.inputs` is "cards_and_equity", for self-play
+(`examples/nfsp.py --inputs`) and the fixed-opponent test alike.
 """
 
 import numpy as np
 
 from nfsp_spiel.evaluation import baselines
 from nfsp_spiel.games import nfsp_lhe
+from nfsp_spiel.nfsp import networks
 
 LEVELS = 20
 
@@ -79,9 +82,8 @@ class EquityInputs:
     return _WithInputs(self.agent.best_response_learner, self.inputs)
 
   def probabilities(self, states, legal, policy):
-    if not isinstance(states, np.ndarray):
-      raise TypeError(f"EquityInputs takes arrays of states, not "
-                      f"{type(states).__name__} (LBR's range queries)")
+    if isinstance(states, networks.OneHotRows):  # LBR's range queries
+      states = states.dense()
     return self.agent.probabilities(self.inputs(states), legal, policy)
 
   def act(self, states, legal, best_response):

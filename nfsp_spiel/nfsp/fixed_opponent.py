@@ -18,8 +18,8 @@ The opponent may also be a trained run's frozen average strategy (seat 1's
 average network of an NFSP checkpoint, `Against.profile`), and the learner
 may start from that checkpoint's seat-0 best response (`warm_start`): then
 the test asks whether NFSP's own best response, its target stopped, comes
-to exploit the average it was responding to. With `Against.inputs` set to
-`CARDS_AND_EQUITY` the learner also reads its cards' equity
+to exploit the average it was responding to. With the config's `inputs` set
+to "cards_and_equity" the learner also reads its cards' equity
 (`nfsp.equity_inputs`): whether learning hand strength from the raw cards is
 what holds it back.
 """
@@ -40,19 +40,16 @@ from nfsp_spiel.nfsp import agent_checkpoints
 from nfsp_spiel.nfsp import average_profile
 from nfsp_spiel.nfsp import batched_agent
 from nfsp_spiel.nfsp import drivers
-from nfsp_spiel.nfsp import equity_inputs
 from nfsp_spiel.nfsp import lhe_diagnostics
 from nfsp_spiel.nfsp import selfplay
 from nfsp_spiel.nfsp.agent_policies import NFSPPolicy
+from nfsp_spiel.nfsp import config as config_lib
 from nfsp_spiel.nfsp.config import NFSPConfig
 from nfsp_spiel.trees.game_tensors import information_state_size
 
 OPPONENTS = {"always_call": poker.CALL, "always_raise": poker.RAISE}
 # The opponent that plays `Against.profile`'s seat-1 average strategy.
 AVERAGE = "average"
-# What the learner reads: the game's tensors, or those and its cards' equity.
-CARDS, CARDS_AND_EQUITY = "cards", "cards_and_equity"
-INPUTS = (CARDS, CARDS_AND_EQUITY)
 
 
 class _NonLearner:
@@ -114,7 +111,7 @@ class Against:
   """The test's setting: `opponent` (a key of `OPPONENTS`, or `AVERAGE`:
   seat 1's average strategy in the NFSP run checkpoint `profile`) in seat 1,
   the learner in seat 0, from that checkpoint's seat-0 best response where
-  `warm_start`, reading `inputs` (one of `INPUTS`); `num_deals` deals per
+  `warm_start`; `num_deals` deals per
   evaluation match."""
   opponent: str = "always_raise"
   num_deals: int = 2000
@@ -122,7 +119,6 @@ class Against:
   num_games: int = 128
   profile: str = ""
   warm_start: bool = False
-  inputs: str = CARDS
 
   def __post_init__(self):
     if self.opponent not in (*OPPONENTS, AVERAGE):
@@ -135,25 +131,17 @@ class Against:
     if self.warm_start and not self.profile:
       raise ValueError("warm_start=True: the learner starts from the seat-0 "
                        "best response of the checkpoint `profile`; give one")
-    if self.inputs not in INPUTS:
-      raise ValueError(f"inputs={self.inputs!r}: must be one of {INPUTS}")
-    if self.warm_start and self.inputs != CARDS:
-      raise ValueError(f"inputs={self.inputs!r} with warm_start=True: the "
-                       "checkpoint's networks read the cards alone")
 
   def header_settings(self):
     """The setting's part of a run's checkpoint header (the fields of a
-    frozen-average test only where it is one, and the inputs only where
-    they are not the cards alone, so that earlier runs' checkpoints keep
-    their headers)."""
+    frozen-average test only where it is one, so that earlier runs'
+    checkpoints keep their headers)."""
     settings = {"opponent": self.opponent, "num_deals": self.num_deals}
     if self.profile:
       # The file, not the route to it: a run resumed through a link to the
       # same folder plays the same profile.
       settings.update(profile=os.path.realpath(self.profile),
                       warm_start=self.warm_start)
-    if self.inputs != CARDS:
-      settings["inputs"] = self.inputs
     return settings
 
 
@@ -200,19 +188,17 @@ class FixedOpponentRun(drivers.DriverLoop):
     if game.get_type().short_name != "nfsp_lhe":
       raise ValueError(f"FixedOpponentRun: game={game} must be nfsp_lhe (the "
                        "batched matches play heads-up Limit Hold'em)")
+    if setting.warm_start and config.inputs != config_lib.CARDS:
+      raise ValueError(f"NFSPConfig.inputs={config.inputs!r} with "
+                       "warm_start=True: the checkpoint's networks read the "
+                       "cards alone")
     self.game = game
     self.setting = setting
     self.config = dataclasses.replace(config, anticipatory_param=1.0)
     # First, so that a profile of another game is refused by name.
     self._opponent = _baseline(game, setting)
     size = information_state_size(game)
-    if setting.inputs == CARDS_AND_EQUITY:
-      self.learner = equity_inputs.EquityInputs(agent_lib.NFSP(
-          0, size + equity_inputs.LEVELS, game.num_distinct_actions(),
-          self.config, seed=setting.seed))
-    else:
-      self.learner = agent_lib.NFSP(0, size, game.num_distinct_actions(),
-                                    self.config, seed=setting.seed)
+    self.learner = agent_lib.agent_for(game, 0, self.config, setting.seed)
     if setting.opponent == AVERAGE:
       averages, _ = average_profile.checkpoint_weights(setting.profile)
       fixed = AveragePlayer(1, size, averages[1],
@@ -236,8 +222,7 @@ class FixedOpponentRun(drivers.DriverLoop):
     setting = Against(fields["opponent"], fields["num_deals"],
                       fields["seed"], fields["num_games"],
                       fields.get("profile", ""),
-                      fields.get("warm_start", False),
-                      fields.get("inputs", CARDS))
+                      fields.get("warm_start", False))
     return cls(game, NFSPConfig.from_header(fields), setting).restore(path)
 
   def _warm_start(self, profile):

@@ -29,7 +29,7 @@ CONFIG_FLAGS = (
     "target_refit_every", "double_q", "td_error_clip",
     "min_buffer_size_to_learn",
     "reward_scale", "init",
-    "memory_dtype", "device", "precision")
+    "memory_dtype", "device", "precision", "inputs")
 
 # What a swept value must be, by the type of the setting's current value.
 VALUE_KINDS = {int: "an integer", float: "a number",

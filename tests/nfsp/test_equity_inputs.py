@@ -1,5 +1,5 @@
-"""A learner given its cards' equity (`nfsp.equity_inputs`), and the
-fixed-opponent test run with it."""
+"""Agents given their cards' equity (`nfsp.equity_inputs`): in the
+fixed-opponent test and in self-play."""
 
 import dataclasses
 
@@ -12,13 +12,19 @@ import nfsp_spiel  # noqa: F401
 from nfsp_spiel.core import checkpoints
 from nfsp_spiel.evaluation import lhe_situations
 from nfsp_spiel.nfsp import agent as agent_lib
+from nfsp_spiel.nfsp import drivers
 from nfsp_spiel.nfsp import equity_inputs
 from nfsp_spiel.nfsp import fixed_opponent
+from nfsp_spiel.nfsp import selfplay
+from nfsp_spiel.nfsp.config import NFSPConfig
+from nfsp_spiel.run import nfsp_training
 from .test_fixed_opponent import SETTING
 from .test_fixed_opponent import _tiny_config
 from .test_fixed_opponent import _train
 
-EQUITY = dataclasses.replace(SETTING, inputs=fixed_opponent.CARDS_AND_EQUITY)
+
+def _equity_config():
+  return _tiny_config().replace(inputs="cards_and_equity")
 
 
 @pytest.fixture(scope="module")
@@ -58,16 +64,20 @@ def test_the_wrapper_needs_an_agent_of_the_larger_input(game):
     equity_inputs.EquityInputs(agent)
 
 
-def test_equity_inputs_take_no_warm_start_and_only_known_names():
+def test_equity_inputs_take_no_warm_start_and_only_known_names(game):
   with pytest.raises(ValueError, match="inputs='equity'"):
-    dataclasses.replace(SETTING, inputs="equity")
-  with pytest.raises(ValueError, match="warm_start=True"):
-    fixed_opponent.Against("average", profile="run.npz", warm_start=True,
-                           inputs=fixed_opponent.CARDS_AND_EQUITY)
+    _tiny_config().replace(inputs="equity")
+  with pytest.raises(ValueError, match="inputs='cards_and_equity' with "
+                     "warm_start=True"):
+    fixed_opponent.FixedOpponentRun(game, _equity_config(), fixed_opponent.
+                                    Against("average", profile="run.npz",
+                                            warm_start=True))
+  with pytest.raises(ValueError, match="inputs=.cards_and_equity. reads Limit Hold.em.s cards: the game must be nfsp_lhe"):
+    agent_lib.agents_for(pyspiel.load_game("nfsp_leduc"), _equity_config())
 
 
 def test_the_learner_stores_and_acts_on_the_cards_and_their_equity(game):
-  run = fixed_opponent.FixedOpponentRun(game, _tiny_config(), EQUITY)
+  run = fixed_opponent.FixedOpponentRun(game, _equity_config(), SETTING)
   run.play(300)
   inner = run.learner.agent
   assert inner.state_size == 288 + equity_inputs.LEVELS
@@ -97,9 +107,9 @@ def _stored_states(agent):
 
 
 def test_a_resumed_equity_run_takes_the_same_steps(game, tmp_path):
-  whole = _train(game, tmp_path / "whole", 300, EQUITY)
-  _train(game, tmp_path / "split", 200, EQUITY)
-  split = _train(game, tmp_path / "split", 300, EQUITY)
+  whole = _train(game, tmp_path / "whole", 300, config=_equity_config())
+  _train(game, tmp_path / "split", 200, config=_equity_config())
+  split = _train(game, tmp_path / "split", 300, config=_equity_config())
   assert [r["step"] for r in split] == [r["step"] for r in whole]
   for a, b in zip(whole, split):
     for key in ("mbb_per_hand", "q_abs", "q_norm", "rl_loss"):
@@ -109,11 +119,73 @@ def test_a_resumed_equity_run_takes_the_same_steps(game, tmp_path):
 
 def test_a_checkpoint_of_other_inputs_is_refused_and_reloads_alone(
     game, tmp_path):
-  run = fixed_opponent.FixedOpponentRun(game, _tiny_config(), EQUITY)
+  run = fixed_opponent.FixedOpponentRun(game, _equity_config(), SETTING)
   run.play(20)
   path = run.save(str(tmp_path / "checkpoint.npz"))
   cards = fixed_opponent.FixedOpponentRun(game, _tiny_config(), SETTING)
   with pytest.raises(checkpoints.CheckpointError):
     cards.restore(path)
   again = fixed_opponent.FixedOpponentRun.from_checkpoint(game, path)
-  assert again.setting == EQUITY and again.episodes == run.episodes
+  assert again.setting == SETTING and again.episodes == run.episodes
+  assert again.config.inputs == "cards_and_equity"
+
+
+def _self_play(game, config, episodes, seed=3, restore_from=None):
+  """Both players' agents of `config` after batched self-play to
+  `episodes` (continuing the checkpoint `restore_from` where given), and
+  the driver."""
+  agents = agent_lib.agents_for(game, config, seed=2)
+  settings = dict(num_games=16, seed=seed, learn_locksteps=2)
+  if restore_from:
+    driver = selfplay.SelfPlay.restore(game, restore_from, agents, **settings)
+  else:
+    driver = selfplay.SelfPlay(game, agents, **settings)
+  driver.play(episodes - driver.episodes)
+  return agents, driver
+
+
+def test_self_play_reads_the_equity_and_resumes_exactly(game, tmp_path):
+  straight, _ = _self_play(game, _equity_config(), 400)
+  for agent in straight:
+    assert isinstance(agent, equity_inputs.EquityInputs)
+    agent.store()
+    states = _stored_states(agent.agent)
+    np.testing.assert_array_equal(states[:, 288:],
+                                  equity_inputs.equity_bits(states[:, :288]))
+    assert agent.agent.steps > 0 and agent.losses["rl_loss"] > 0
+  _, halfway = _self_play(game, _equity_config(), 200)
+  path = halfway.save(str(tmp_path / "run.npz"))
+  resumed, _ = _self_play(game, _equity_config(), 400, restore_from=path)
+  for a, b in zip(straight, resumed):
+    for x, y in zip(a.best_response_learner.weights,
+                    b.best_response_learner.weights):
+      np.testing.assert_array_equal(x, y)
+  with pytest.raises(checkpoints.CheckpointError):
+    _self_play(game, _tiny_config(), 400, restore_from=path)
+
+
+def test_a_self_play_run_with_the_equity_is_evaluated_as_any(game):
+  """The training loop's Limit Hold'em evaluation, LBR's range queries
+  included, plays the wrapped agents' policies."""
+  agents, _ = _self_play(game, _equity_config(), 100)
+  settings = nfsp_training.EvaluationSettings(eval_deals=20, lbr_hands=2,
+                                              smooct_deals=20)
+  metrics = nfsp_training.evaluate(game, agents, settings)
+  for name in ("mbb_per_hand_vs_equity_threshold", "mbb_per_hand_vs_smooct",
+               "lbr_mbb_per_hand", "br_edge_0", "q_spread_1"):
+    assert np.isfinite(metrics[name]), name
+
+
+@pytest.mark.parametrize("settings, message", [
+    (dict(actors=2), "not with --actors"),
+    (dict(driver="rl_environment"), "not with --actors"),
+])
+def test_the_drivers_take_the_equity_in_one_self_play_run_only(
+    game, settings, message):
+  with pytest.raises(ValueError, match=message):
+    drivers.makers(game, _equity_config(), 0,
+                   drivers.DriverSettings(**settings))
+  with pytest.raises(ValueError, match="the game must be nfsp_lhe"):
+    drivers.makers(pyspiel.load_game("kuhn_poker"),
+                   NFSPConfig(inputs="cards_and_equity"), 0,
+                   drivers.DriverSettings())

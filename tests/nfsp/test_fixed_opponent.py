@@ -99,11 +99,13 @@ SETTING = fixed_opponent.Against("always_raise", num_deals=60, seed=2,
                                  num_games=16)
 
 
-def _train(game, directory, episodes, setting=SETTING):
-  """`nfsp_training.train` of the test in `directory` (a row every 100
-  episodes), resumed where it has a checkpoint; returns the curve's rows."""
+def _train(game, directory, episodes, setting=SETTING, config=None):
+  """`nfsp_training.train` of the test (`config`, default `_tiny_config()`)
+  in `directory` (a row every 100 episodes), resumed where it has a
+  checkpoint; returns the curve's rows."""
   run = run_directory.RunDirectory(directory, keep_previous=False)
-  loop = fixed_opponent.FixedOpponentRun(game, _tiny_config(), setting)
+  loop = fixed_opponent.FixedOpponentRun(game, config or _tiny_config(),
+                                         setting)
   if run.resuming:
     loop.restore(run.checkpoint)
   run.open_curve(loop.episodes)
