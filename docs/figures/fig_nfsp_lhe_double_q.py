@@ -163,6 +163,7 @@ figure draws them as error bars. Its rule:
 """
 
 import argparse
+import collections
 import json
 import math
 import os
@@ -188,16 +189,41 @@ COLOURS = dict(zip(RUNS, (figure_style.COLOURS["NFSP"], "#7570b3", "#d95f02",
                           "#666666"),
                    strict=True))
 DOUBLE_Q, PLAIN_Q = "double_q_rewards_1_10", "plain_q_rewards_1_10"
-# Runs judged against unclipped double Q's seed 0 at the same x (rules 5
-# and 8): their names in the lines, and the readings if they learn and are
-# no worse / otherwise.
+CLIP1_SCRATCH = "clip1_scratch_seed0"
+
+
+class SameX(collections.namedtuple(
+    "SameX", "reference label question better same other diverged")):
+  """How rules 5, 8, 9 and 10 judge a run against `reference` (a name in
+  `RUNS`) at the same x: the run's name in the lines, the rule's question
+  and its readings where the run learns and is better / no different, and
+  otherwise; `diverged`: the reading of a run that diverged (None: the rule
+  does not ask)."""
+
+
+# Each run judged against another at the same x, and its rule's readings.
 SAME_X = {
-    PLAIN_Q: ("plain Q", "which change learns",
-              "the reward scale alone was what the paper's settings lacked",
-              "double Q's target is needed too"),
-    "clip1_scratch_seed0": ("clip 1", "does the clip cost learning",
-                            "the clip costs no learning up to that x",
-                            "the clip slows learning")}
+    PLAIN_Q: SameX(
+        DOUBLE_Q, "plain Q", "which change learns",
+        *["the reward scale alone was what the paper's settings lacked"] * 2,
+        "double Q's target is needed too", None),
+    CLIP1_SCRATCH: SameX(
+        DOUBLE_Q, "clip 1", "does the clip cost learning",
+        *["the clip costs no learning up to that x"] * 2,
+        "the clip slows learning", None),
+    "clip10_scratch_seed0": SameX(
+        CLIP1_SCRATCH, "clip 10", "does a looser clip keep learning",
+        "the looser clip learns faster",
+        "the clip's size does not matter up to that x",
+        "clip 1 stays the recipe", "the looser clip does not hold"),
+    "clip1_equity_scratch_seed0": SameX(
+        CLIP1_SCRATCH, "given the equity", "given hand strength, does "
+        "self-play learn", "reading hand strength is what holds NFSP's "
+        "self-play back at that x",
+        *["hand strength given is not enough for self-play to learn faster "
+          "up to that x"] * 2, None)}
+# The lines' names of the runs others are judged against.
+REFERENCE_LABELS = {DOUBLE_Q: "double Q", CLIP1_SCRATCH: "clip 1"}
 # Rule 6's branches and the runs they branched from.
 BRANCHES = {"clip10_seed0": DOUBLE_Q,
             "clip10_seed1": "double_q_rewards_1_10_seed1",
@@ -270,27 +296,33 @@ def verdicts(rows, preset_rows, always_call):
   return lines
 
 
-def same_x_verdict(name, ours, double):
-  """Rule 5 or 8 on run `name`'s and double Q's seed-0 curve rows."""
-  label, question, no_worse, worse = SAME_X[name]
-  our_slots, double_slots = _slots(ours), _slots(double)
+def same_x_verdict(name, ours, reference, diverged=False):
+  """Rule 5, 8, 9 or 10 on run `name`'s curve rows and its reference run's
+  (`SAME_X`); `diverged`: the run diverged (its `diverged.txt`)."""
+  rule = SAME_X[name]
+  our_slots, their_slots = _slots(ours), _slots(reference)
   shared = [k for k in our_slots if k * SPACING % PAPER_SPACING == 0
-            and window(our_slots, k) and window(double_slots, k)]
+            and window(our_slots, k) and window(their_slots, k)]
   if not shared:
-    return f"{question}: no shared window yet"
+    return f"{rule.question}: no shared window yet"
   words = {1: "better than", -1: "worse than", 0: "no different from"}
   lines = []
   for k in sorted(shared):
-    mine, theirs = window(our_slots, k), window(double_slots, k)
+    mine, theirs = window(our_slots, k), window(their_slots, k)
     order = figure_runs.compare_means(mine[:2], theirs[:2], MIN_GAIN)
-    lines.append(f"at {k * SPACING:,} episodes {label} {words[order]} double "
-                 f"Q ({mine[0]:+.0f} +- {mine[1]:.0f} vs {theirs[0]:+.0f} +- "
-                 f"{theirs[1]:.0f})")
+    lines.append(f"at {k * SPACING:,} episodes {rule.label} {words[order]} "
+                 f"{REFERENCE_LABELS[rule.reference]} ({mine[0]:+.0f} +- "
+                 f"{mine[1]:.0f} vs {theirs[0]:+.0f} +- {theirs[1]:.0f})")
   if max(shared) * SPACING < JUDGED_AT:  # "the largest such x from JUDGED_AT on"
-    return "; ".join(lines + [f"{question}: too short"])
+    return "; ".join(lines + [f"{rule.question}: too short"])
   learns = verdicts(ours, [], 0.0)[0].startswith("learns")
-  reading = no_worse if learns and order >= 0 else worse
-  return "; ".join(lines + [f"{question}: {reading}"])
+  if diverged and rule.diverged:
+    reading = rule.diverged
+  elif learns and order >= 0:
+    reading = rule.better if order > 0 else rule.same
+  else:
+    reading = rule.other
+  return "; ".join(lines + [f"{rule.question}: {reading}"])
 
 
 def paper_verdict(results):
@@ -520,8 +552,10 @@ def main():
     else:
       lines = [*verdicts(rows, preset, always_call),
                paper_verdict(snapshots[label])]
-    if name in SAME_X and RUNS[DOUBLE_Q] in runs:
-      lines.append(same_x_verdict(name, rows, runs[RUNS[DOUBLE_Q]]))
+    if name in SAME_X and RUNS[SAME_X[name].reference] in runs:
+      lines.append(same_x_verdict(
+          name, rows, runs[RUNS[SAME_X[name].reference]],
+          bool(nfsp_runs.diverged(DATA, name))))
     for line in lines:
       print(f"  {line}")
     if any("br_edge_0" in r for r in rows):
