@@ -147,6 +147,14 @@ def test_help_lists_every_flag_the_binary_takes(script):
     ("nfsp.py", ["--sweep=anticipatory_param=0.1",
                  "--sweep=anticipatory_param=0.2"],
      "--sweep=anticipatory_param=0.2: anticipatory_param is swept twice"),
+    ("nfsp.py", ["--inputs=cards_and_equity"], "--inputs='cards_and_equity' "
+     "reads Limit Hold'em's cards: the game must be nfsp_lhe, not "
+     "nfsp_leduc(ranks=3,suits=2)"),
+    ("nfsp.py", ["--game=nfsp_lhe", "--inputs=cards_and_equity",
+                 "--driver=rl_environment"],
+     "--inputs='cards_and_equity' is read in one run's batched self-play "
+     "(--driver=selfplay), not with --actors, --seeds, --sweep or "
+     "--driver=rl_environment"),
     ("fsp.py", ["--memory_episode=5"], "Unknown command line flag "
      "'memory_episode'. Did you mean: memory_episodes ?")])
 def test_a_usage_error_is_one_line(tmp_path, script, flags, error):
