@@ -186,7 +186,7 @@ RUNS = {"double_q_rewards_1_10": "double Q, rewards / 10, seed 0",
 # One colour per run, in this figure and in the others that show these runs.
 COLOURS = dict(zip(RUNS, (figure_style.COLOURS["NFSP"], "#7570b3", "#d95f02",
                           "#1b9e77", "#e7298a", "#66a61e", "#a6761d", "#e6ab02",
-                          "#666666"),
+                          "#e31a1c"),
                    strict=True))
 DOUBLE_Q, PLAIN_Q = "double_q_rewards_1_10", "plain_q_rewards_1_10"
 CLIP1_SCRATCH = "clip1_scratch_seed0"
