@@ -146,10 +146,10 @@ def _greedy_q(game, checkpoint):
   `greedy_average` reads an average network's argmax."""
   from nfsp_spiel.nfsp import agent_policies  # pylint: disable=g-import-not-at-top
   from nfsp_spiel.nfsp import average_profile  # pylint: disable=g-import-not-at-top
-  networks, _ = average_profile.checkpoint_weights(checkpoint,
-                                                   network="q_network")
+  networks, settings = average_profile.checkpoint_weights(
+      checkpoint, network="q_network")
   return agent_policies.NFSPPolicy(
-      game, [average_profile.FrozenAverage(w) for w in networks],
+      game, average_profile.frozen_players(networks, settings),
       "greedy_average")
 
 

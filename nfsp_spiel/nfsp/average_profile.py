@@ -20,6 +20,8 @@ from nfsp_spiel.core import checkpoints
 from nfsp_spiel.nfsp import agent_policies
 from nfsp_spiel.nfsp import average_policy
 from nfsp_spiel.nfsp import batched_agent
+from nfsp_spiel.nfsp import config as config_lib
+from nfsp_spiel.nfsp import equity_inputs
 from nfsp_spiel.nfsp import networks
 from nfsp_spiel.trees import game_tensors
 
@@ -38,6 +40,7 @@ class FrozenAverage:
 
   def __init__(self, weights):
     self.weights = [np.asarray(w, np.float32) for w in weights]
+    self.state_size = self.weights[0].shape[0]
 
   def probabilities(self, states, legal, policy):
     if policy not in KINDS:
@@ -177,12 +180,26 @@ def _policy(game, weights, settings, kind, where):
     raise ValueError(f"{where} holds a profile of {settings['game']}, not "
                      f"of game={game}")
   size = game_tensors.information_state_size(game)
+  inputs = settings["config"].get("inputs", config_lib.CARDS)
+  if inputs != config_lib.CARDS:
+    size += equity_inputs.LEVELS
   if len(weights) != game.num_players() or any(
       w[0].shape[0] != size for w in weights):
     raise ValueError(f"{where} holds {len(weights)} networks of "
                      f"{weights[0][0].shape[0]} inputs; {game} has "
-                     f"{game.num_players()} players reading {size}")
-  policy = agent_policies.NFSPPolicy(
-      game, [FrozenAverage(w) for w in weights], kind)
+                     f"{game.num_players()} players reading {size} "
+                     f"(inputs={inputs!r})")
+  policy = agent_policies.NFSPPolicy(game, frozen_players(weights, settings),
+                                     kind)
   policy.settings = settings
   return policy
+
+
+def frozen_players(weights, settings):
+  """Each player's network of `weights` as a `FrozenAverage`, reading what
+  the run's networks read (`settings`' config: the cards alone, or
+  wrapped in `equity_inputs.EquityInputs`)."""
+  players = [FrozenAverage(w) for w in weights]
+  if settings["config"].get("inputs", config_lib.CARDS) == config_lib.CARDS:
+    return players
+  return [equity_inputs.EquityInputs(player) for player in players]

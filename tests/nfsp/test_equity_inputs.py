@@ -12,6 +12,8 @@ import nfsp_spiel  # noqa: F401
 from nfsp_spiel.core import checkpoints
 from nfsp_spiel.evaluation import lhe_situations
 from nfsp_spiel.nfsp import agent as agent_lib
+from nfsp_spiel.nfsp import agent_policies
+from nfsp_spiel.nfsp import average_profile
 from nfsp_spiel.nfsp import drivers
 from nfsp_spiel.nfsp import equity_inputs
 from nfsp_spiel.nfsp import fixed_opponent
@@ -189,3 +191,30 @@ def test_the_drivers_take_the_equity_in_one_self_play_run_only(
     drivers.makers(pyspiel.load_game("kuhn_poker"),
                    NFSPConfig(inputs="cards_and_equity"), 0,
                    drivers.DriverSettings())
+
+
+def test_an_equity_runs_saved_average_plays_as_its_agents(game, tmp_path):
+  """`average_profile` reads a checkpoint's networks with the run's inputs:
+  the equity bits added as the live agents add them."""
+  agents, driver = _self_play(game, _equity_config(), 100)
+  path = driver.save(str(tmp_path / "run.npz"))
+  saved = average_profile.from_checkpoint(game, path)
+  live = agent_policies.NFSPPolicy(game, agents, "average")
+  tensors, _ = _decisions(game, 10, seed=6)
+  legal = np.ones((len(tensors), 3), np.float32)
+  for player in range(2):
+    np.testing.assert_allclose(
+        saved._agents[player].probabilities(tensors, legal, "average"),  # pylint: disable=protected-access
+        agents[player].probabilities(tensors, legal, "average"), atol=1e-5)
+  state = game.new_initial_state()
+  while state.is_chance_node():
+    state.apply_action(state.legal_actions()[0])
+  assert saved.action_probabilities(state) == pytest.approx(
+      live.action_probabilities(state), abs=1e-5)
+  cards = _tiny_config()
+  # The same weights said to read the cards alone are refused by size.
+  with pytest.raises(ValueError, match=r"networks of 308 inputs; .* reading "
+                     r"288 \(inputs='cards'\)"):
+    average_profile._policy(  # pylint: disable=protected-access
+        game, *average_profile.checkpoint_weights(path)[:1],
+        {**saved.settings, "config": cards.header_fields()}, "average", "x")
