@@ -124,33 +124,37 @@ def test_rule_5_keeps_its_reading(rules):
   assert line.endswith("which change learns: double Q's target is needed too")
 
 
+def _wobbling(*levels):
+  """A curve at each (level, evaluations) of `levels` in turn, wobbling by
+  10 mbb/h from one evaluation to the next."""
+  return _curve([level + 10 * (i % 2) for level, count in levels
+                 for i in range(count)])
+
+
+CLIP1 = _wobbling((-1400.0, 12))
+
+
 def test_rule_9_reads_a_looser_clip_against_clip_1(rules):
-  clip1 = _curve([-1400.0 + 10 * (i % 2) for i in range(12)])
-  faster = _curve([-1600.0 + 10 * (i % 2) for i in range(4)] +
-                  [-1100.0 + 10 * (i % 2) for i in range(8)])
-  line = rules.same_x_verdict("clip10_scratch_seed0", faster, clip1)
+  faster = _wobbling((-1600.0, 4), (-1100.0, 8))
+  line = rules.same_x_verdict("clip10_scratch_seed0", faster, CLIP1)
   assert "at 500,000 episodes clip 10 better than clip 1" in line
   assert line.endswith("does a looser clip keep learning: the looser clip "
                        "learns faster")
-  same = _curve([-1600.0 + 10 * (i % 2) for i in range(4)] +
-                [-1390.0 + 10 * (i % 2) for i in range(8)])
-  assert rules.same_x_verdict("clip10_scratch_seed0", same, clip1).endswith(
+  same = _wobbling((-1600.0, 4), (-1390.0, 8))
+  assert rules.same_x_verdict("clip10_scratch_seed0", same, CLIP1).endswith(
       "the clip's size does not matter up to that x")
-  assert rules.same_x_verdict("clip10_scratch_seed0", faster, clip1,
+  assert rules.same_x_verdict("clip10_scratch_seed0", faster, CLIP1,
                               diverged=True).endswith(
                                   "the looser clip does not hold")
 
 
 def test_rule_10_reads_the_equity_run_against_clip_1(rules):
-  clip1 = _curve([-1400.0 + 10 * (i % 2) for i in range(12)])
-  given = _curve([-1600.0 + 10 * (i % 2) for i in range(4)] +
-                 [-900.0 + 10 * (i % 2) for i in range(8)])
-  line = rules.same_x_verdict("clip1_equity_scratch_seed0", given, clip1)
+  given = _wobbling((-1600.0, 4), (-900.0, 8))
+  line = rules.same_x_verdict("clip1_equity_scratch_seed0", given, CLIP1)
   assert "at 500,000 episodes given the equity better than clip 1" in line
   assert line.endswith("reading hand strength is what holds NFSP's "
                        "self-play back at that x")
-  flat = _curve([-1400.0 + 10 * (i % 2) for i in range(12)])
-  assert rules.same_x_verdict("clip1_equity_scratch_seed0", flat,
-                              clip1).endswith(
+  assert rules.same_x_verdict("clip1_equity_scratch_seed0", CLIP1,
+                              CLIP1).endswith(
                                   "hand strength given is not enough for "
                                   "self-play to learn faster up to that x")
