@@ -38,9 +38,11 @@ best response learns against a fixed opponent
 
 A run's curve is copied when it goes further than the committed one;
 `fig_nfsp_lhe_diagnostics.png` is drawn from every committed run of the
-preset's network, `fig_nfsp_lhe_diagnostics_hidden_64.png` from the
-one-layer run (the runs at other reward scales:
-`fig_nfsp_lhe_reward_scale.py`).
+preset's network at the preset's settings but the reward scale (the runs
+at other reward scales: `fig_nfsp_lhe_reward_scale.py`),
+`fig_nfsp_lhe_diagnostics_double_q.png` from the runs of
+`fig_nfsp_lhe_double_q.py` (in its colours) and
+`fig_nfsp_lhe_diagnostics_hidden_64.png` from the one-layer run.
 """
 
 import glob
@@ -48,6 +50,7 @@ import os
 
 import numpy as np
 
+import fig_nfsp_lhe_double_q as double_q
 import figure_runs
 import figure_style
 
@@ -79,12 +82,17 @@ def _style_key(axes, styles, **common):
 
 def draw(runs, path, title):
   """Draws the diagnostics of `runs` ({name: curve rows}) into `path`:
-  colour by run (named in the top panel's legend), line style by what
-  each panel's legend says."""
+  colour by run (named in the top panel's legend; a double-Q run in its
+  colour of `fig_nfsp_lhe_double_q`), line style by what each panel's
+  legend says."""
   import matplotlib.pyplot as plt  # pylint: disable=g-import-not-at-top
   figure, grid = plt.subplots(6, 1, figsize=(7.5, 17), sharex=True)
   results, edges, actions, q_scale, losses, norms = grid
-  colours = dict(zip(runs, plt.rcParams["axes.prop_cycle"].by_key()["color"]))
+  cycle = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+  if len(runs) > len(cycle):
+    raise ValueError(f"{len(runs)} runs in one figure; {len(cycle)} colours")
+  colours = {name: double_q.COLOURS.get(name, colour)
+             for name, colour in zip(runs, cycle)}
   for name, rows in runs.items():
     colour = colours[name]
     results.plot([], [], color=colour, linewidth=3, label=name)
@@ -138,11 +146,15 @@ def draw(runs, path, title):
   figure_style.save(figure, path)
 
 
-# (file, title) of the preset network's runs, then of the one-layer network's
-# (`figure_runs.by_network`), whose x-axis is fifteen times the others'.
+# (file, title) of the preset's runs (the reward scales), of the runs of
+# `fig_nfsp_lhe_double_q.py` (double Q at rewards / 10, its clips and
+# branches) and of the one-layer network's (`figure_runs.by_network`), whose
+# x-axis is fifteen times the others'.
 FIGURES = (
     ("fig_nfsp_lhe_diagnostics.png",
      "NFSP on Limit Hold'em (NFSPConfig.lhe()): diagnostics"),
+    ("fig_nfsp_lhe_diagnostics_double_q.png",
+     "NFSP on Limit Hold'em, double Q at rewards / 10: diagnostics"),
     ("fig_nfsp_lhe_diagnostics_hidden_64.png",
      "NFSP on Limit Hold'em, one hidden layer of 64: diagnostics"))
 
@@ -153,8 +165,11 @@ def main():
   runs = {os.path.basename(os.path.dirname(path)): curves.read_curve(path)
           for path in sorted(glob.glob(os.path.join(DATA, "*",
                                                     "curve.csv")))}
-  for (file_name, title), chosen_runs in zip(FIGURES,
-                                             figure_runs.by_network(runs)):
+  preset, one_layer = figure_runs.by_network(runs)
+  groups = ({n: r for n, r in preset.items() if n not in double_q.RUNS},
+            {n: r for n, r in preset.items() if n in double_q.RUNS},
+            one_layer)
+  for (file_name, title), chosen_runs in zip(FIGURES, groups):
     if chosen_runs:
       draw(chosen_runs, os.path.join(figure_runs.HERE, file_name), title)
 

@@ -28,8 +28,9 @@ plain_q_rewards_1_10` and `--run plain_q_rewards_1_10=...` (added with rule
 checkpoint.npz --output_dir runs/nfsp_lhe_double_q/clip10_from_2050k`, and
 with `--seed 1` from `rewards_1_10_seed1` into `clip10_seed1_from_950k`)
 are `--run clip10_seed0=...` and `--run clip10_seed1=...`. Each
-curve is copied to `data/nfsp_lhe_diagnostics/<name>/` (so `fig_nfsp_lhe_diagnostics.png` draws every diagnostic of it beside the
-preset's runs); this script draws `fig_nfsp_lhe_double_q.png` and prints the
+curve is copied to `data/nfsp_lhe_diagnostics/<name>/` (so
+`fig_nfsp_lhe_diagnostics_double_q.png` draws every diagnostic of it beside
+the others of this script); this script draws `fig_nfsp_lhe_double_q.png` and prints the
 verdicts, each seed judged alone by the rule below.
 
 The rule, written before the data (committed when the run had not yet
