@@ -93,6 +93,8 @@ flags.DEFINE_enum("reservoir_buffer_kind", None,
 flags.DEFINE_float("anticipatory_param", None, "eta, the probability of an "
                    "episode of the best response (preset's).")
 flags.DEFINE_float("rl_learning_rate", None, "DQN SGD stepsize (preset's).")
+flags.DEFINE_float("sl_learning_rate", None, "Average network's SGD "
+                   "stepsize (preset's).")
 flags.DEFINE_float("epsilon_start", None, "Initial exploration (preset's).")
 flags.DEFINE_enum("epsilon_schedule", None, list(nfsp_config.EPSILON_SCHEDULES),
                   "Exploration decay over iterations k (preset's): "

@@ -154,6 +154,22 @@ figure draws them as error bars. Its rule:
    NFSP's self-play back at that x; otherwise hand strength given is not
    enough for self-play to learn faster up to that x.
 
+11. *Does a faster average network learn hand strength?* (written before
+   the run had data, after the equity probe found every cards-alone run's
+   average network reading hand strength at R^2 0.24-0.40, about what the
+   raw bits give linearly (0.256), even where its Q-network read 0.505
+   (clip 10 at 750k), and the run given the equity learned). Seed 0 from
+   episode 0 with the first command plus `--td_error_clip 1
+   --sl_learning_rate 0.1` (the average network's plain SGD at the
+   Q-network's stepsize instead of the paper's 0.01: one change against
+   clip 1 from scratch; `runs/nfsp_lhe_double_q/clip1_sl01_scratch`, named
+   `clip1_sl01_scratch_seed0`), judged against clip 1 from scratch as in
+   rule 9: at the largest shared x from `JUDGED_AT` on, if it diverged the
+   faster average network does not hold; else if it learns (rule 1) and is
+   better than clip 1 there, the average network's stepsize is what holds
+   NFSP's self-play back at that x; otherwise the average network's
+   stepsize is not what holds it back up to that x.
+
 4. *The issue's target at the paper's precision*: at the last checkpoint
    within `PAPER_SLACK` episodes of a multiple of `PAPER_SPACING`, the
    average strategy's result is above always-call's on the same deals by
@@ -183,11 +199,13 @@ RUNS = {"double_q_rewards_1_10": "double Q, rewards / 10, seed 0",
         "clip1_scratch_seed0": "seed 0 with the TD error clipped at 1",
         "clip10_scratch_seed0": "seed 0 with the TD error clipped at 10",
         "clip1_equity_scratch_seed0": "seed 0 clipped at 1, given its cards' "
-                                      "equity"}
+                                      "equity",
+        "clip1_sl01_scratch_seed0": "seed 0 clipped at 1, its average "
+                                    "network's SGD at 0.1"}
 # One colour per run, in this figure and in the others that show these runs.
 COLOURS = dict(zip(RUNS, (figure_style.COLOURS["NFSP"], "#7570b3", "#d95f02",
                           "#1b9e77", "#e7298a", "#66a61e", "#a6761d", "#e6ab02",
-                          "#e31a1c"),
+                          "#e31a1c", "#1f78b4"),
                    strict=True))
 DOUBLE_Q, PLAIN_Q = "double_q_rewards_1_10", "plain_q_rewards_1_10"
 CLIP1_SCRATCH = "clip1_scratch_seed0"
@@ -195,7 +213,7 @@ CLIP1_SCRATCH = "clip1_scratch_seed0"
 
 class SameX(collections.namedtuple(
     "SameX", "reference label question better same other diverged")):
-  """How rules 5, 8, 9 and 10 judge a run against `reference` (a name in
+  """How rules 5, 8, 9, 10 and 11 judge a run against `reference` (a name in
   `RUNS`) at the same x: the run's name in the lines, the rule's question
   and its readings where the run learns and is better / no different, and
   otherwise; `diverged`: the reading of a run that diverged (None: the rule
@@ -222,7 +240,13 @@ SAME_X = {
         "self-play learn", "reading hand strength is what holds NFSP's "
         "self-play back at that x",
         *["hand strength given is not enough for self-play to learn faster "
-          "up to that x"] * 2, None)}
+          "up to that x"] * 2, None),
+    "clip1_sl01_scratch_seed0": SameX(
+        CLIP1_SCRATCH, "SL at 0.1", "does a faster average network learn "
+        "hand strength", "the average network's stepsize is what holds "
+        "NFSP's self-play back at that x",
+        *["the average network's stepsize is not what holds it back up to "
+          "that x"] * 2, "the faster average network does not hold")}
 # The lines' names of the runs others are judged against.
 REFERENCE_LABELS = {DOUBLE_Q: "double Q", CLIP1_SCRATCH: "clip 1"}
 # Rule 6's branches and the runs they branched from.
@@ -298,7 +322,7 @@ def verdicts(rows, preset_rows, always_call):
 
 
 def same_x_verdict(name, ours, reference, diverged=False):
-  """Rule 5, 8, 9 or 10 on run `name`'s curve rows and its reference run's
+  """Rule 5, 8, 9, 10 or 11 on run `name`'s curve rows and its reference run's
   (`SAME_X`); `diverged`: the run diverged (its `diverged.txt`)."""
   rule = SAME_X[name]
   our_slots, their_slots = _slots(ours), _slots(reference)

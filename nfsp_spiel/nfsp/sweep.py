@@ -25,6 +25,7 @@ from nfsp_spiel.nfsp import stacked_learning
 CONFIG_FLAGS = (
     "hidden_layers", "replay_buffer_capacity", "reservoir_buffer_capacity",
     "reservoir_buffer_kind", "anticipatory_param", "rl_learning_rate",
+    "sl_learning_rate",
     "epsilon_start", "epsilon_schedule", "epsilon_decay", "learn_every",
     "target_refit_every", "double_q", "td_error_clip",
     "min_buffer_size_to_learn",
