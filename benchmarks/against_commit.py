@@ -4,7 +4,9 @@ For a change that must not cost speed (every benchmark within noise of the
 commit before it), each workload below is the timed loop of
 one of this folder's benchmarks, at a fixed size: NFSP on Leduc through the
 batched driver and through OpenSpiel's single-game `step` (nfsp_episodes.py),
-NFSP-ARM on Leduc, NFSP on Limit Hold'em (lhe_episodes.py), LBR's batched
+NFSP-ARM on Leduc, NFSP on Limit Hold'em (lhe_episodes.py; and its game
+steps/s as the tree's binary arranges it, with the preset's precision and
+in float32: issue 47's side-by-side), LBR's batched
 range queries (lbr_speed.py), Smooth UCT on Leduc (smooth_uct_vs_openspiel.py)
 and on two- and three-player Limit Hold'em with stand-in bucket tables
 (smooth_uct_lhe.py, smooth_uct_lhe3.py), XFP and
@@ -137,6 +139,62 @@ def nfsp_lhe_batched():
   return _timed(lambda: loop.play(1500), 1500)
 
 
+def _lhe_game_steps(precision=None):
+  """Game steps/s of `NFSPConfig.lhe()` self-play arranged as the tree's
+  `examples/nfsp.py` arranges it (learning groups, learning in the
+  background, TensorFlow's threads), where the tree has those, with
+  `precision` where the tree has a choice (None: the preset's)."""
+  import statistics as stats  # pylint: disable=g-import-not-at-top
+  import time  # pylint: disable=g-import-not-at-top
+  import pyspiel  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel import nfsp  # pylint: disable=g-import-not-at-top
+  from nfsp_spiel.nfsp import selfplay  # pylint: disable=g-import-not-at-top
+  game = pyspiel.load_game("nfsp_lhe")
+  memories = dict(replay_buffer_capacity=50_000,
+                  reservoir_buffer_capacity=200_000)
+  try:
+    config = _lhe_config(nfsp, **memories, **(
+        {} if precision is None else {"precision": precision}))
+  except TypeError:  # a tree without the choice: float32
+    config = _lhe_config(nfsp, **memories)
+  settings = {}
+  try:
+    from nfsp_spiel.run import nfsp_training  # pylint: disable=g-import-not-at-top
+    from nfsp_spiel.core import hardware  # pylint: disable=g-import-not-at-top
+  except ImportError:  # before the layers: one call per lockstep
+    pass
+  else:
+    settings["learn_locksteps"] = nfsp_training.learn_locksteps(game)
+    if hasattr(nfsp_training, "background_learning"):
+      settings["background_learning"] = nfsp_training.background_learning(
+          game)
+    if hasattr(hardware, "set_learning_threads"):
+      hardware.set_learning_threads(config.precision, game.num_players())
+  agents = nfsp.agents_for(game, config)
+  loop = selfplay.SelfPlay(game, agents, num_games=128, **settings)
+  loop.play(3000)  # learning started, the common call shapes compiled
+  loop.play(2000)
+
+  def steps():
+    return sum(agent.steps for agent in agents)
+
+  def window():
+    before, started = steps(), time.perf_counter()
+    while time.perf_counter() - started < 20:  # pieces as long as a
+      loop.play(2000)  # run's: background calls are taken at each end
+    return (steps() - before) / (time.perf_counter() - started)
+
+  return stats.median(window() for _ in range(3))
+
+
+def nfsp_lhe_game_steps():
+  return _lhe_game_steps()
+
+
+def nfsp_lhe_game_steps_float32():
+  return _lhe_game_steps("float32")
+
+
 def lbr_range_queries():
   import numpy as np  # pylint: disable=g-import-not-at-top
   import pyspiel  # pylint: disable=g-import-not-at-top
@@ -242,11 +300,14 @@ def game_steps():
 
 WORKLOADS = {f.__name__: f for f in (
     nfsp_leduc_batched, nfsp_arm_leduc_batched, nfsp_leduc_single_game,
-    nfsp_lhe_batched, lbr_range_queries, smooth_uct_leduc, smooth_uct_lhe,
+    nfsp_lhe_batched, nfsp_lhe_game_steps, nfsp_lhe_game_steps_float32,
+    lbr_range_queries, smooth_uct_leduc, smooth_uct_lhe,
     smooth_uct_lhe3, xfp_leduc, fsp_leduc, river_best_response, game_steps)}
 UNITS = {"nfsp_leduc_batched": "episodes/s", "nfsp_arm_leduc_batched":
          "episodes/s", "nfsp_leduc_single_game": "episodes/s",
-         "nfsp_lhe_batched": "episodes/s", "lbr_range_queries": "queries/s",
+         "nfsp_lhe_batched": "episodes/s", "nfsp_lhe_game_steps":
+         "game steps/s", "nfsp_lhe_game_steps_float32": "game steps/s",
+         "lbr_range_queries": "queries/s",
          "smooth_uct_leduc": "episodes/s", "smooth_uct_lhe": "episodes/s",
          "smooth_uct_lhe3": "episodes/s", "xfp_leduc": "iterations/s", "fsp_leduc": "iterations/s",
          "river_best_response": "evaluations/s", "game_steps": "episodes/s"}

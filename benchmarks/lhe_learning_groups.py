@@ -11,10 +11,17 @@ reach every variant alike. Game steps/s is the figure to compare (the
 learning calls are per step; episode lengths change as the policies learn).
 `--blas_threads 1,2` times each variant's windows under each limit of
 numpy's BLAS threads (threadpoolctl) in turn: the acting's forward passes
-are numpy products, the learning TensorFlow's.
+are numpy products, the learning TensorFlow's. `--background false,true`
+adds learning in a thread (`SelfPlay(background_learning=True)`; each
+window ends by taking its last calls). TensorFlow's threads are set once
+per process (`--tf_threads`: "auto", `core.hardware.set_learning_threads`
+for the first precision, as `examples/nfsp.py` sets them; "default",
+TensorFlow's; or "INTRA,INTER"), so compare them in separate runs.
 
   python benchmarks/lhe_learning_groups.py --groups 1,2,4,8 --windows 4
   python benchmarks/lhe_learning_groups.py --groups 8 --precisions float32,bfloat16
+  python benchmarks/lhe_learning_groups.py --groups 8 --precisions bfloat16 \
+      --background false,true --tf_threads 1,2
 """
 
 import time
@@ -26,6 +33,8 @@ import threadpoolctl
 
 import nfsp_spiel  # noqa: F401
 from nfsp_spiel import nfsp
+from nfsp_spiel.core import hardware
+from nfsp_spiel.core.quiet_tensorflow import tf
 from nfsp_spiel.nfsp import selfplay
 
 FLAGS = flags.FLAGS
@@ -38,17 +47,21 @@ flags.DEFINE_float("warmup_seconds", 60, "Untimed seconds per variant after "
 flags.DEFINE_integer("windows", 4, "Timed windows per variant.")
 flags.DEFINE_float("seconds", 20, "Seconds per timed window.")
 flags.DEFINE_string("device", None, "TensorFlow device (None: TF's choice).")
+flags.DEFINE_list("background", ["false"], "background_learning values.")
+flags.DEFINE_string("tf_threads", "auto", "TensorFlow's intra-op and "
+                    "inter-op threads: auto, default or INTRA,INTER.")
 flags.DEFINE_list("blas_threads", [], "Limits of numpy's BLAS threads, each "
                   "timed in turn on every variant (empty: numpy's default).")
 
 
 class _Variant:
 
-  def __init__(self, game, learn_locksteps, precision):
+  def __init__(self, game, learn_locksteps, precision, background):
     config = nfsp.NFSPConfig.lhe(device=FLAGS.device, precision=precision)
     self.agents = nfsp.agents_for(game, config, seed=0)
     self.driver = selfplay.SelfPlay(game, self.agents, num_games=128, seed=0,
-                                    learn_locksteps=learn_locksteps)
+                                    learn_locksteps=learn_locksteps,
+                                    background_learning=background)
     self.totals = {}  # BLAS limit -> [seconds, game steps, episodes]
 
   def window(self, seconds, timed=True, blas=None):
@@ -57,6 +70,7 @@ class _Variant:
     with threadpoolctl.threadpool_limits(blas, user_api="blas"):
       while time.perf_counter() - started < seconds:
         self.driver.step()
+      self.driver.play(0)  # background calls still running are taken
     if timed:
       totals = self.totals.setdefault(blas, [0.0, 0, 0])
       totals[0] += time.perf_counter() - started
@@ -67,8 +81,22 @@ class _Variant:
 def main(argv):
   del argv
   game = pyspiel.load_game("nfsp_lhe")
-  variants = {(int(g), precision): _Variant(game, int(g), precision)
-              for precision in FLAGS.precisions for g in FLAGS.groups}
+  if FLAGS.tf_threads == "auto":
+    hardware.set_learning_threads(FLAGS.precisions[0], game.num_players())
+  elif FLAGS.tf_threads != "default":
+    threads = [int(n) for n in FLAGS.tf_threads.split(",")]
+    tf.config.threading.set_intra_op_parallelism_threads(threads[0])
+    tf.config.threading.set_inter_op_parallelism_threads(threads[1])
+  print(f"TensorFlow threads (intra-op, inter-op): "
+        f"{tf.config.threading.get_intra_op_parallelism_threads()}, "
+        f"{tf.config.threading.get_inter_op_parallelism_threads()} "
+        "(0: TensorFlow's default)")
+  backgrounds = [{"true": True, "false": False}[b.lower()]
+                 for b in FLAGS.background]
+  variants = {(int(g), precision, background):
+              _Variant(game, int(g), precision, background)
+              for precision in FLAGS.precisions for g in FLAGS.groups
+              for background in backgrounds}
   for variant in variants.values():
     variant.driver.play(FLAGS.warmup_episodes)
     variant.window(FLAGS.warmup_seconds, timed=False)
@@ -77,17 +105,18 @@ def main(argv):
     for variant in variants.values():
       for blas in limits:
         variant.window(FLAGS.seconds, blas=blas)
-  rows = [(group, precision, blas, *variant.totals[blas])
-          for (group, precision), variant in variants.items()
+  rows = [(group, precision, background, blas, *variant.totals[blas])
+          for (group, precision, background), variant in variants.items()
           for blas in limits]
-  base_rate = rows[0][4] / rows[0][3]
-  print("| learn_locksteps | precision | BLAS threads | game steps/s | "
-        "vs the first row | episodes/s |")
-  print("| ---: | --- | ---: | ---: | ---: | ---: |")
-  for group, precision, blas, seconds, steps, episodes in rows:
+  base_rate = rows[0][5] / rows[0][4]
+  print("| learn_locksteps | precision | background | BLAS threads | "
+        "game steps/s | vs the first row | episodes/s |")
+  print("| ---: | --- | --- | ---: | ---: | ---: | ---: |")
+  for group, precision, background, blas, seconds, steps, episodes in rows:
     rate = steps / seconds
-    print(f"| {group} | {precision} | {blas or 'default'} | {rate:,.0f} | "
-          f"{rate / base_rate:.2f}x | {episodes / seconds:,.1f} |")
+    print(f"| {group} | {precision} | {background} | {blas or 'default'} | "
+          f"{rate:,.0f} | {rate / base_rate:.2f}x | "
+          f"{episodes / seconds:,.1f} |")
 
 
 if __name__ == "__main__":

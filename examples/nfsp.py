@@ -142,6 +142,11 @@ flags.DEFINE_integer("learn_locksteps", None, "Locksteps between learning "
                      "default 8 on nfsp_lhe (1.3x faster there, acting "
                      "weights up to 8 locksteps old, as the distributed "
                      "learner's), else 1.", lower_bound=1)
+flags.DEFINE_boolean("background_learning", None, "Make each chunk of "
+                     "--learn_locksteps' learning calls in a thread while "
+                     "the next chunk is played (selfplay): acting weights "
+                     "up to twice as many locksteps old; default on for "
+                     "nfsp_lhe, else off.")
 flags.DEFINE_enum("backend", "auto", ["auto", "tree", "states"],
                   "How selfplay holds its games: a compiled tree (games of a "
                   "few million histories: Tic-Tac-Toe, Liar's Dice, "
@@ -209,7 +214,8 @@ def main(argv):
   driver_settings = drivers.DriverSettings(
       FLAGS.driver, FLAGS.num_games, FLAGS.backend, FLAGS.learn_locksteps,
       FLAGS.population_learning, FLAGS.actors, FLAGS.ray_address,
-      FLAGS.learner_gpus, FLAGS.locksteps, FLAGS.branch_from)
+      FLAGS.learner_gpus, FLAGS.locksteps, FLAGS.branch_from,
+      FLAGS.background_learning)
   with run_flags.flag_errors():
     driver_settings.check(population)
   if FLAGS.seeds is not None and FLAGS["seed"].present:
@@ -241,7 +247,9 @@ def main(argv):
   metric = settings.main_column(game, config)
   driver_settings = dataclasses.replace(
       driver_settings, learn_locksteps=nfsp_training.learn_locksteps(
-          game, FLAGS.learn_locksteps))
+          game, FLAGS.learn_locksteps),
+      background_learning=nfsp_training.background_learning(
+          game, FLAGS.background_learning))
   try:
     with run_flags.flag_errors():
       new_driver, resumed_driver = drivers.makers(game, config, FLAGS.seed,

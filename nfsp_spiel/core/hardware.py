@@ -5,9 +5,11 @@ configuration (`NFSPConfig.lhe()` picks its precision from it) and its
 networks (which refuse emulated bfloat16) ask; it lives here so that neither
 imports the other for it. `acting_threads`: the BLAS threads of the NFSP
 drivers' acting, numpy products of a few hundred rows at most.
+`set_learning_threads`: TensorFlow's threads for the learning calls.
 """
 
 import functools
+import os
 import pathlib
 
 import threadpoolctl
@@ -59,3 +61,38 @@ def acting_threads():
   """A context in which numpy's BLAS runs `ACTING_BLAS_THREADS` thread(s),
   its earlier limits restored after: the drivers' playing."""
   return _blas().limit(limits=ACTING_BLAS_THREADS, user_api="blas")
+
+
+def learning_threads(precision, players, cores=None):
+  """(intra-op, inter-op) TensorFlow threads for NFSP's fused learning
+  calls of `players` agents on `cores` (default: the process' CPUs), or None
+  for TensorFlow's defaults. A bfloat16 call runs TensorFlow's own kernels
+  (oneDNN), and its products of 256 rows gain little from a second thread
+  each (on a 2-core AMX Xeon, 1.0-1.4x), while the agents' updates are
+  independent chains: so one inter-op thread per agent and the cores shared
+  among them (2,468 game steps/s on nfsp_lhe against 1,839 with TensorFlow's
+  defaults there; BUILD_NOTES, "Limit Hold'em's learning on a CPU's matrix
+  units"). A float32 call is one XLA cluster, which parallelises inside
+  itself on the intra-op threads: TensorFlow's defaults (one intra-op thread
+  made it 0.62x)."""
+  if precision != "bfloat16":
+    return None
+  cores = cores or len(os.sched_getaffinity(0))
+  return max(1, cores // players), max(1, min(players, cores))
+
+
+def set_learning_threads(precision, players):
+  """Sets `learning_threads(precision, players)` as TensorFlow's threads if
+  its runtime has not started (after that they cannot change); returns the
+  (intra-op, inter-op) pair now in force, or None where TensorFlow's
+  defaults are wanted or it had started with others."""
+  threads = learning_threads(precision, players)
+  if threads is None:
+    return None
+  from nfsp_spiel.core.quiet_tensorflow import tf  # pylint: disable=g-import-not-at-top
+  try:
+    tf.config.threading.set_intra_op_parallelism_threads(threads[0])
+    tf.config.threading.set_inter_op_parallelism_threads(threads[1])
+  except RuntimeError:  # the runtime has started (a test, a script's own)
+    return None
+  return threads

@@ -46,8 +46,9 @@ class DriverLoop:
 class DriverSettings:
   """How the agents play. `driver`: "selfplay" (batched games) or
   "rl_environment" (OpenSpiel's RL loop); `num_games`, `backend` and
-  `learn_locksteps` (None: 1): batched self-play's (`selfplay.SelfPlay`), a
-  population's and each Ray actor's (but `learn_locksteps`, one run's
+  `learn_locksteps` (None: 1) and `background_learning` (None: off):
+  batched self-play's (`selfplay.SelfPlay`), a population's and each Ray
+  actor's (but `learn_locksteps` and `background_learning`, one run's
   alone); `population_learning`: a population's `learning`; `actors` > 0:
   that many Ray actors (`distributed.DistributedConfig`, with
   `ray_address`, `learner_gpus` and `locksteps`, None: its default);
@@ -63,6 +64,7 @@ class DriverSettings:
   learner_gpus: float = 0.0
   locksteps: int | None = None
   branch_from: str | None = None
+  background_learning: bool | None = None
 
   def check(self, population=False):
     """Refuses settings that do not go together; `population`: the agents
@@ -80,6 +82,11 @@ class DriverSettings:
       raise ValueError(f"learn_locksteps={self.learn_locksteps} sets one "
                        "batched self-play run's learning (--driver="
                        "selfplay, no --actors, --seeds or --sweep)")
+    if self.background_learning and (
+        self.actors or self.driver != "selfplay" or population):
+      raise ValueError("background_learning=True sets one batched self-play "
+                       "run's learning (--driver=selfplay, no --actors, "
+                       "--seeds or --sweep)")
     if self.branch_from is not None and (self.actors or population):
       raise ValueError(f"branch_from={self.branch_from!r} starts one run "
                        "(no --actors, --seeds or --sweep) from another "
@@ -122,8 +129,10 @@ def makers(game, config, seed, settings, members=()):
   from nfsp_spiel.nfsp import population
   from nfsp_spiel.nfsp import rl_loop
   from nfsp_spiel.nfsp import selfplay
+  from nfsp_spiel.core import hardware
   # pylint: enable=g-import-not-at-top
   all_configs = (config, *(m.config for m in members))
+  hardware.set_learning_threads(config.precision, game.num_players())
   for each in all_configs:
     agent.check_inputs(game, each)
   other = [c.inputs for c in all_configs if c.inputs != config_lib.CARDS]
@@ -160,7 +169,8 @@ def makers(game, config, seed, settings, members=()):
                                                  ignore))
   kwargs = dict(num_games=settings.num_games, seed=seed,
                 backend=settings.backend,
-                learn_locksteps=settings.learn_locksteps or 1)
+                learn_locksteps=settings.learn_locksteps or 1,
+                background_learning=bool(settings.background_learning))
   return (lambda: selfplay.SelfPlay(game, agents(), **kwargs),
           lambda path, ignore=(): selfplay.SelfPlay.restore(
               game, path, agents(), ignore, **kwargs))

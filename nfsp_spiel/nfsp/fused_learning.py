@@ -12,6 +12,7 @@ the best-response learner, then the average policy.
 agents, how many calls, which parts have data); a driver holds one.
 """
 
+import concurrent.futures
 import weakref
 
 from nfsp_spiel.core.quiet_tensorflow import tf
@@ -41,6 +42,20 @@ class FusedLearning:
 
   def learn(self, agents, calls):
     """Makes `calls[i]` learning calls of `agents[i]` for every i."""
+    call = self.prepare(agents, calls)
+    if call is not None:
+      call.take(call.run())
+
+  def learn_in_groups(self, agents, calls):
+    """`learn(agents, calls)` made as `call_groups(calls)`: for the calls
+    of several locksteps at once (an agent's calls stay in order)."""
+    for group in call_groups(calls):
+      self.learn(agents, group)
+
+  def prepare(self, agents, calls):
+    """The `PreparedCall` of `learn(agents, calls)`, its batches drawn (from
+    the agents' random streams) and its function compiled; None where no
+    part can learn yet."""
     plans = []
     for agent, count in zip(agents, calls):
       if not count:
@@ -52,7 +67,7 @@ class FusedLearning:
       if any(ready):
         plans.append((agent, count, ready, inputs))
     if not plans:
-      return
+      return None
     signature = tuple((id(agent), count, ready)
                       for agent, count, ready, _ in plans)
     if signature not in self._functions:
@@ -61,16 +76,61 @@ class FusedLearning:
     # through a path that costs ~0.15 ms each, `tf.constant` ~0.02 ms.
     batches = [tf.constant(batch) for *_, inputs in plans
                for part_inputs in inputs for batch in part_inputs]
-    with plans[0][0].placement():
-      outputs = self._functions[signature](*batches)
-    for (agent, _, ready, _), (losses, weights) in zip(plans, outputs):
+    return PreparedCall(self._functions[signature], plans, batches)
+
+
+class PreparedCall:
+  """One compiled learning call with its batches: `run` computes the
+  updates (TensorFlow only, no agent state but the networks' variables:
+  safe in another thread), `take` hands each agent its losses and new
+  acting weights."""
+
+  def __init__(self, function, plans, batches):
+    self._function, self._plans, self._batches = function, plans, batches
+
+  def run(self):
+    with self._plans[0][0].placement():
+      return self._function(*self._batches)
+
+  def take(self, outputs):
+    for (agent, _, ready, _), (losses, weights) in zip(self._plans, outputs):
       agent.take_learning(ready, losses, weights)
 
-  def learn_in_groups(self, agents, calls):
-    """`learn(agents, calls)` made as `call_groups(calls)`: for the calls
-    of several locksteps at once (an agent's calls stay in order)."""
-    for group in call_groups(calls):
-      self.learn(agents, group)
+
+class BackgroundLearning:
+  """A chunk's learning calls made in a thread while the driver plays the
+  next chunk: `submit` prepares the calls (in the caller's thread, so the
+  batches come from the agents' random streams in the same order), takes
+  the previous chunk's results, and starts these; `wait` takes them. Acting
+  weights then lag by one more chunk. The thread runs TensorFlow alone
+  (which releases the GIL), so acting, the games and the calls overlap
+  (BUILD_NOTES, "Limit Hold'em's learning on a CPU's matrix units").
+  `executor`: a `concurrent.futures.Executor` (default: one thread)."""
+
+  def __init__(self, learning, executor=None):
+    self._learning = learning
+    self._executor = executor or concurrent.futures.ThreadPoolExecutor(
+        1, thread_name_prefix="nfsp-learning")
+    self._pending = None  # (calls, future)
+
+  def submit(self, agents, calls):
+    """Starts `learn_in_groups(agents, calls)`' calls after taking the
+    previous chunk's."""
+    prepared = [call for group in call_groups(calls)
+                if (call := self._learning.prepare(agents, group))]
+    self.wait()
+    if prepared:
+      self._pending = (prepared, self._executor.submit(
+          lambda: [call.run() for call in prepared]))
+
+  def wait(self):
+    """Takes the results of the calls started last, if any."""
+    if self._pending is None:
+      return
+    prepared, future = self._pending
+    self._pending = None
+    for call, outputs in zip(prepared, future.result()):
+      call.take(outputs)
 
 
 def _compile(plans):

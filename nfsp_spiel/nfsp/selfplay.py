@@ -23,6 +23,14 @@ learner's does. On Limit Hold'em's large networks XLA makes the calls 1.3x
 faster in groups (BUILD_NOTES, "Limit Hold'em's learning calls in groups"),
 so `examples/nfsp.py` uses G = 8 there.
 
+With `background_learning=True` each chunk's calls run in a thread while
+the next chunk is played (`fused_learning.BackgroundLearning`): acting
+weights lag by up to 2G locksteps, and `play` waits for the last chunk's
+calls before it returns, so what a caller saves or evaluates has learned
+everything played. `examples/nfsp.py` does so on `nfsp_lhe`, where the
+calls are most of the work and TensorFlow runs them outside the GIL
+(BUILD_NOTES, "Limit Hold'em's learning on a CPU's matrix units").
+
 The games are held by `nfsp_spiel.trees.batched_games`: a compiled tree for a
 game small enough to enumerate, pyspiel states otherwise.
 
@@ -52,10 +60,11 @@ class SelfPlay:
   """Trains one NFSP agent per player on `num_games` simultaneous games."""
 
   def __init__(self, game, agents, num_games=128, seed=0, backend="auto",
-               learn=True, learn_locksteps=1):
+               learn=True, learn_locksteps=1, background_learning=False):
     """`learn=False`: the agents only act and record, their learning calls
     are made elsewhere (an actor of `nfsp_spiel.nfsp.distributed`);
-    `learn_locksteps`: locksteps between learning (see the module
+    `learn_locksteps`: locksteps between learning; `background_learning`:
+    each chunk's calls made while the next is played (see the module
     docstring)."""
     if len(agents) != game.num_players():
       raise ValueError(f"{len(agents)} agents for a {game.num_players()}-"
@@ -81,6 +90,9 @@ class SelfPlay:
         num_games, size, game.num_distinct_actions(),
         agent.observe_transitions) for agent in agents]
     self._learning = fused_learning.FusedLearning()
+    self.background_learning = bool(background_learning)
+    self._background = (fused_learning.BackgroundLearning(self._learning)
+                        if background_learning else None)
     self.learn_locksteps = learn_locksteps
     self._locksteps = 0
     self._calls_due = np.zeros(len(agents), np.int64)  # made every G locksteps
@@ -93,8 +105,12 @@ class SelfPlay:
     lockstep may end a few more); returns the total so far."""
     target = self.episodes + num_episodes
     with hardware.acting_threads():
-      while self.episodes < target:
-        self.step()
+      try:
+        while self.episodes < target:
+          self.step()
+      finally:  # what `play` leaves has learned all it played
+        if self._background:
+          self._background.wait()
     return self.episodes
 
   def step(self):
@@ -108,13 +124,16 @@ class SelfPlay:
     self.end_episodes()
 
   def _make_learning_calls(self, due):
-    if self.learn_locksteps == 1:
+    if self.learn_locksteps == 1 and not self._background:
       self._learning.learn(self.agents, due)
       return
     self._calls_due += due
     self._locksteps += 1
     if self._locksteps % self.learn_locksteps == 0:
-      self._learning.learn_in_groups(self.agents, self._calls_due.tolist())
+      if self._background:
+        self._background.submit(self.agents, self._calls_due.tolist())
+      else:
+        self._learning.learn_in_groups(self.agents, self._calls_due.tolist())
       self._calls_due[:] = 0
 
   def move(self):
@@ -157,8 +176,11 @@ class SelfPlay:
     # The games in flight are saved in their backend's own form.
     settings = {"driver": f"selfplay/{type(self.games).__name__}",
                 "num_games": self.num_games, "seed": self._seed}
-    if self.learn_locksteps != 1:  # the field joined later: old files load
+    # Fields that joined later are written where set, so old files load.
+    if self.learn_locksteps != 1:
       settings["learn_locksteps"] = self.learn_locksteps
+    if self.background_learning:
+      settings["background_learning"] = True
     return settings
 
   def save(self, path, progress=None):

@@ -179,6 +179,15 @@ def learn_locksteps(game, requested=None):
   return 8 if game.get_type().short_name == "nfsp_lhe" else 1
 
 
+def background_learning(game, requested=None):
+  """`requested`, or batched self-play's default for `game`: on for Limit
+  Hold'em, whose learning calls are most of the work and overlap the
+  playing in a thread (BUILD_NOTES), else off."""
+  if requested is not None:
+    return requested
+  return game.get_type().short_name == "nfsp_lhe"
+
+
 class SingleLoop(drivers.DriverLoop):
   """One run's driver (`selfplay.SelfPlay`, `rl_loop.RLEnvironmentLoop`,
   `distributed.DistributedSelfPlay`) as `train` drives it, evaluating its

@@ -35,6 +35,12 @@ CONFIG = NFSPConfig.leduc().replace(hidden_layers=(8,),
     (dict(learn_locksteps=8, driver="rl_environment"), False,
      "learn_locksteps=8 sets one"),
     (dict(learn_locksteps=8, actors=2), False, "learn_locksteps=8 sets one"),
+    (dict(background_learning=True), True, "background_learning=True sets "
+     "one batched self-play run's learning"),
+    (dict(background_learning=True, actors=2), False,
+     "background_learning=True sets one"),
+    (dict(background_learning=True, driver="rl_environment"), False,
+     "background_learning=True sets one"),
     (dict(branch_from="a.npz"), True, "branch_from='a.npz' starts one run"),
     (dict(branch_from="a.npz", actors=2), False, "branch_from='a.npz'")])
 def test_settings_that_do_not_go_together_are_refused(settings, population,
@@ -45,6 +51,8 @@ def test_settings_that_do_not_go_together_are_refused(settings, population,
 
 @pytest.mark.parametrize("settings, population", [
     (dict(), False), (dict(), True), (dict(learn_locksteps=8), False),
+    (dict(background_learning=True), False),
+    (dict(background_learning=False), True),
     (dict(driver="rl_environment"), False), (dict(actors=2), False)])
 def test_settings_that_go_together_pass(settings, population):
   drivers.DriverSettings(**settings).check(population)
@@ -53,6 +61,8 @@ def test_settings_that_go_together_pass(settings, population):
 @pytest.mark.parametrize("settings, kind", [
     (drivers.DriverSettings(num_games=4, learn_locksteps=2),
      selfplay.SelfPlay),
+    (drivers.DriverSettings(num_games=4, learn_locksteps=2,
+                            background_learning=True), selfplay.SelfPlay),
     (drivers.DriverSettings(driver="rl_environment"),
      rl_loop.RLEnvironmentLoop)])
 def test_one_runs_driver_is_made_new_and_resumed(tmp_path, settings, kind):
@@ -63,6 +73,7 @@ def test_one_runs_driver_is_made_new_and_resumed(tmp_path, settings, kind):
   assert [agent.config for agent in driver.agents] == [CONFIG] * 2
   if kind is selfplay.SelfPlay:
     assert (driver.num_games, driver.learn_locksteps) == (4, 2)
+    assert driver.background_learning == bool(settings.background_learning)
   driver.play(50)
   path = driver.save(tmp_path / "checkpoint.npz")
   again = resumed(path)

@@ -157,16 +157,25 @@ def _resumed_halfway(game, config, path, **settings):
   return resumed
 
 
-@pytest.mark.parametrize("learn_locksteps", [1, 3])
-def test_resumed_run_equals_an_uninterrupted_one(tmp_path, learn_locksteps):
+@pytest.mark.parametrize("learn_locksteps,background", [(1, False),
+                                                       (3, False), (3, True)])
+def test_resumed_run_equals_an_uninterrupted_one(tmp_path, learn_locksteps,
+                                                 background):
   """With grouped learning the save falls between two groups' calls (1500
-  episodes of 16 games: not a multiple of 3 locksteps here)."""
+  episodes of 16 games: not a multiple of 3 locksteps here). With learning
+  in the background, `play` returns with every call taken, so the run
+  never interrupted plays the same two pieces (as the binary's loop plays
+  between evaluations)."""
   game = pyspiel.load_game("kuhn_poker")
   straight = nfsp.agents_for(game, SMALL, seed=2)
-  selfplay.SelfPlay(game, straight, num_games=16, seed=3,
-                    learn_locksteps=learn_locksteps).play(3000)
+  driver = selfplay.SelfPlay(game, straight, num_games=16, seed=3,
+                             learn_locksteps=learn_locksteps,
+                             background_learning=background)
+  driver.play(1500)
+  driver.play(3000 - driver.episodes)
   resumed = _resumed_halfway(game, SMALL, str(tmp_path / "run.npz"),
-                             learn_locksteps=learn_locksteps)
+                             learn_locksteps=learn_locksteps,
+                             background_learning=background)
   for a, b in zip(straight, resumed):
     for x, y in zip(a.best_response_learner.weights, b.best_response_learner.weights):
       np.testing.assert_array_equal(x, y)
@@ -208,6 +217,70 @@ def test_grouped_learning_is_learning_deferred():
                     [*b.best_response_learner.weights,
                      *b.average_policy.weights]):
       np.testing.assert_array_equal(x, y)
+
+
+def test_background_learning_is_learning_taken_a_chunk_later():
+  """Learning every 4 locksteps in the background is the run that, every 4
+  locksteps, prepares the calls that fell due (their batches drawn then),
+  takes the previous chunk's results and makes these calls, its results
+  taken 4 locksteps later (and at the end of `play`): same memories, random
+  states and weights, while the calls ran in another thread."""
+  game = pyspiel.load_game("kuhn_poker")
+  background = nfsp.agents_for(game, SMALL, seed=5)
+  driver = selfplay.SelfPlay(game, background, num_games=16, seed=6,
+                             learn_locksteps=4, background_learning=True)
+  later = nfsp.agents_for(game, SMALL, seed=5)
+  reference = selfplay.SelfPlay(game, later, num_games=16, seed=6,
+                                learn=False)
+  learning = fused_learning.FusedLearning()
+  waiting, results = np.zeros(2, int), []
+  for lockstep in range(1, 201):
+    driver.step()
+    waiting += reference.move()
+    if lockstep % 4 == 0:
+      prepared = [learning.prepare(later, group)
+                  for group in fused_learning.call_groups(waiting.tolist())]
+      for call, outputs in results:
+        call.take(outputs)
+      results = [(call, call.run()) for call in prepared if call]
+      waiting[:] = 0
+    reference.end_episodes()
+  driver.play(0)  # takes the last chunk's results
+  for call, outputs in results:
+    call.take(outputs)
+  for a, b in zip(background, later):
+    assert int(a.best_response_learner.updates.numpy()) > 20
+    assert int(a.best_response_learner.updates.numpy()) == int(
+        b.best_response_learner.updates.numpy())
+    np.testing.assert_array_equal(a.sl_memory_records(),
+                                  b.sl_memory_records())
+    assert a.rng.bit_generator.state == b.rng.bit_generator.state
+    for x, y in zip([*a.best_response_learner.weights,
+                     *a.average_policy.weights],
+                    [*b.best_response_learner.weights,
+                     *b.average_policy.weights]):
+      np.testing.assert_array_equal(x, y)
+
+
+def test_background_learning_acts_a_chunk_behind():
+  """A chunk's calls are started at its end and taken at the next chunk's
+  end (or `play`'s): until then acting keeps the weights it had, however
+  fast the thread ran them."""
+  game = pyspiel.load_game("kuhn_poker")
+  agents = nfsp.agents_for(game, SMALL, seed=1)
+  driver = selfplay.SelfPlay(game, agents, num_games=16, seed=1,
+                             learn_locksteps=4, background_learning=True)
+  driver.play(300)  # past min_buffer_size_to_learn; nothing left running
+  before = [w.copy() for w in agents[0].average_policy.weights]
+  updates = int(agents[0].best_response_learner.updates.numpy())
+  for _ in range(4):  # one chunk's end: its calls (32 steps: 2) started
+    driver.step()
+  for w, v in zip(before, agents[0].average_policy.weights):
+    np.testing.assert_array_equal(w, v)
+  driver.play(0)
+  assert int(agents[0].best_response_learner.updates.numpy()) > updates
+  assert any(not np.array_equal(w, v) for w, v in
+             zip(before, agents[0].average_policy.weights))
 
 
 # Slow (100 s): 100k episodes. NFSP learning in the default run:
@@ -255,6 +328,10 @@ def test_bad_input(tmp_path):
   with pytest.raises(ValueError, match="learn_locksteps: absent there, 2 here"):
     selfplay.SelfPlay.restore(game, path, nfsp.agents_for(game, SMALL),
                               num_games=4, learn_locksteps=2)
+  with pytest.raises(ValueError,
+                     match="background_learning: absent there, True here"):
+    selfplay.SelfPlay.restore(game, path, nfsp.agents_for(game, SMALL),
+                              num_games=4, background_learning=True)
   agents_only = nfsp.save_agents(str(tmp_path / "agents.npz"), game, agents)
   with pytest.raises(ValueError, match="driver: absent there, "
                      "'selfplay/TreeGames' here"):
