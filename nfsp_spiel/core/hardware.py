@@ -70,11 +70,11 @@ def learning_threads(precision, players, cores=None):
   (oneDNN), and its products of 256 rows gain little from a second thread
   each (on a 2-core AMX Xeon, 1.0-1.4x), while the agents' updates are
   independent chains: so one inter-op thread per agent and the cores shared
-  among them (2,468 game steps/s on nfsp_lhe against 1,839 with TensorFlow's
+  among them (2,515 game steps/s on nfsp_lhe against 1,895 with TensorFlow's
   defaults there; BUILD_NOTES, "Limit Hold'em's learning on a CPU's matrix
   units"). A float32 call is one XLA cluster, which parallelises inside
   itself on the intra-op threads: TensorFlow's defaults (one intra-op thread
-  made it 0.62x)."""
+  made it 0.62x there)."""
   if precision != "bfloat16":
     return None
   cores = cores or len(os.sched_getaffinity(0))
