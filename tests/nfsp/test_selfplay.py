@@ -182,6 +182,22 @@ def test_resumed_run_equals_an_uninterrupted_one(tmp_path, learn_locksteps,
     assert a.steps == b.steps
 
 
+def _assert_same_learning(agents, others):
+  """Same updates (more than 20), memories, random states and weights."""
+  for a, b in zip(agents, others):
+    assert int(a.best_response_learner.updates.numpy()) > 20
+    assert int(a.best_response_learner.updates.numpy()) == int(
+        b.best_response_learner.updates.numpy())
+    np.testing.assert_array_equal(a.sl_memory_records(),
+                                  b.sl_memory_records())
+    assert a.rng.bit_generator.state == b.rng.bit_generator.state
+    for x, y in zip([*a.best_response_learner.weights,
+                     *a.average_policy.weights],
+                    [*b.best_response_learner.weights,
+                     *b.average_policy.weights]):
+      np.testing.assert_array_equal(x, y)
+
+
 def test_grouped_learning_is_learning_deferred():
   """Learning every 4 locksteps is the run whose agents make the calls that
   fell due in the last 4 locksteps then, in `call_groups`, each agent
@@ -205,18 +221,7 @@ def test_grouped_learning_is_learning_deferred():
             agent.learn(calls)
       waiting[:] = 0
     reference.end_episodes()
-  for a, b in zip(grouped, deferred):
-    assert int(a.best_response_learner.updates.numpy()) > 20
-    assert int(a.best_response_learner.updates.numpy()) == int(
-        b.best_response_learner.updates.numpy())
-    np.testing.assert_array_equal(a.sl_memory_records(),
-                                  b.sl_memory_records())
-    assert a.rng.bit_generator.state == b.rng.bit_generator.state
-    for x, y in zip([*a.best_response_learner.weights,
-                     *a.average_policy.weights],
-                    [*b.best_response_learner.weights,
-                     *b.average_policy.weights]):
-      np.testing.assert_array_equal(x, y)
+  _assert_same_learning(grouped, deferred)
 
 
 def test_background_learning_is_learning_taken_a_chunk_later():
@@ -248,18 +253,7 @@ def test_background_learning_is_learning_taken_a_chunk_later():
   driver.play(0)  # takes the last chunk's results
   for call, outputs in results:
     call.take(outputs)
-  for a, b in zip(background, later):
-    assert int(a.best_response_learner.updates.numpy()) > 20
-    assert int(a.best_response_learner.updates.numpy()) == int(
-        b.best_response_learner.updates.numpy())
-    np.testing.assert_array_equal(a.sl_memory_records(),
-                                  b.sl_memory_records())
-    assert a.rng.bit_generator.state == b.rng.bit_generator.state
-    for x, y in zip([*a.best_response_learner.weights,
-                     *a.average_policy.weights],
-                    [*b.best_response_learner.weights,
-                     *b.average_policy.weights]):
-      np.testing.assert_array_equal(x, y)
+  _assert_same_learning(background, later)
 
 
 def test_background_learning_acts_a_chunk_behind():
