@@ -52,15 +52,13 @@ def bfloat16_units(device=None):
 ACTING_BLAS_THREADS = 1
 
 
-@functools.lru_cache(maxsize=None)
-def _blas():
-  return threadpoolctl.ThreadpoolController()
-
-
 def acting_threads():
   """A context in which numpy's BLAS runs `ACTING_BLAS_THREADS` thread(s),
-  its earlier limits restored after: the drivers' playing."""
-  return _blas().limit(limits=ACTING_BLAS_THREADS, user_api="blas")
+  its earlier limits restored after: the drivers' playing. The libraries
+  are looked up at each call (0.3 ms), so that a BLAS loaded after the
+  first (scipy's own OpenBLAS, imported by a later module) is limited too."""
+  return threadpoolctl.ThreadpoolController().limit(
+      limits=ACTING_BLAS_THREADS, user_api="blas")
 
 
 def learning_threads(precision, players, cores=None):
