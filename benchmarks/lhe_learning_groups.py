@@ -50,8 +50,9 @@ flags.DEFINE_string("device", None, "TensorFlow device (None: TF's choice).")
 flags.DEFINE_list("background", ["false"], "background_learning values.")
 flags.DEFINE_string("tf_threads", "auto", "TensorFlow's intra-op and "
                     "inter-op threads: auto, default or INTRA,INTER.")
-flags.DEFINE_list("blas_threads", [], "Limits of numpy's BLAS threads, each "
-                  "timed in turn on every variant (empty: numpy's default).")
+flags.DEFINE_list("blas_threads", ["1"], "Limits of numpy's BLAS threads, "
+                  "each timed in turn on every variant (default: one, as "
+                  "the drivers play; empty: numpy's default).")
 
 
 class _Variant:
