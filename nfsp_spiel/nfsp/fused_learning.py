@@ -104,14 +104,13 @@ class BackgroundLearning:
   the previous chunk's results, and starts these; `wait` takes them. Acting
   weights then lag by one more chunk. The thread runs TensorFlow alone
   (which releases the GIL), so acting, the games and the calls overlap
-  (BUILD_NOTES, "Limit Hold'em's learning on a CPU's matrix units").
-  `executor`: a `concurrent.futures.Executor` (default: one thread)."""
+  (BUILD_NOTES, "Limit Hold'em's learning on a CPU's matrix units")."""
 
-  def __init__(self, learning, executor=None):
+  def __init__(self, learning):
     self._learning = learning
-    self._executor = executor or concurrent.futures.ThreadPoolExecutor(
+    self._executor = concurrent.futures.ThreadPoolExecutor(
         1, thread_name_prefix="nfsp-learning")
-    self._pending = None  # (calls, future)
+    self._pending = None  # (prepared calls, their future)
 
   def submit(self, agents, calls):
     """Starts `learn_in_groups(agents, calls)`' calls after taking the
